@@ -1,0 +1,45 @@
+// `kbench run SUITE.yaml`: evaluate every problem x candidate of a suite.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "commands.hpp"
+#include "report/terminal_table.hpp"
+#include "run/suite_runner.hpp"
+
+namespace kbench::cli {
+
+void add_run_command(CLI::App& app) {
+  auto options = std::make_shared<SuiteRunOptions>();
+  auto quiet = std::make_shared<bool>(false);
+  std::string suite_file, output, work_dir;
+  auto* run = app.add_subcommand("run", "Evaluate every problem x candidate of a suite YAML");
+  run->add_option("suite", options->suite_file, "Suite YAML file (see docs/suite-format.md)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  run->add_option("-o,--output", options->results_file,
+                  "Write results JSON here (rewritten after every job)")
+      ->group("Output");
+  run->add_flag("-q,--quiet", *quiet, "Print only the final table and summary")->group("Output");
+  run->add_option("--device", options->device, "auto (GPU if present), cpu, cuda or cuda:N")
+      ->default_val("auto")
+      ->group("Execution");
+  run->add_option("--timeout", options->timeout_s,
+                  "Seconds per evaluation before its worker is killed (overrides the suite)")
+      ->check(CLI::PositiveNumber)
+      ->group("Execution");
+  run->add_option("--work-dir", options->work_dir,
+                  "Folder for per-job worker files and logs (default: a temp dir, removed)")
+      ->group("Execution");
+  run->add_flag("--keep-work-dir", options->keep_work_dir, "Keep worker logs after the run")
+      ->group("Execution");
+  run->callback([options, quiet] {
+    if (!*quiet) options->log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    const RunReport report = run_suite(*options);
+    std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), stdout);
+    if (options->results_file) std::fprintf(stdout, "results: %s\n", options->results_file->c_str());
+  });
+}
+
+}  // namespace kbench::cli

@@ -1,0 +1,28 @@
+// `kbench worker`: internal; the controller starts it, one process per evaluation.
+#include <memory>
+
+#include "commands.hpp"
+#include "worker/worker_entry.hpp"
+
+namespace kbench::cli {
+
+void add_worker_command(CLI::App& app) {
+  struct Args {
+    std::string job_file, device = "cpu";
+    bool probe = false;
+    int result_fd = -1;
+  };
+  auto args = std::make_shared<Args>();
+  auto* worker = app.add_subcommand("worker", "Internal: evaluate one job (started by kbench run)");
+  worker->group("");  // hidden from --help
+  worker->add_option("--job", args->job_file, "Job JSON written by the controller");
+  worker->add_flag("--probe", args->probe, "Report the Python/torch/device environment");
+  worker->add_option("--device", args->device, "Device for --probe");
+  worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
+  worker->callback([args] {
+    if (args->probe) worker_probe(args->device, args->result_fd);
+    worker_evaluate(args->job_file, args->result_fd);
+  });
+}
+
+}  // namespace kbench::cli

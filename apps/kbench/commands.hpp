@@ -1,0 +1,10 @@
+#pragma once
+// One function pair per subcommand: add_* declares its options, the callback runs it.
+#include <CLI/CLI.hpp>
+
+namespace kbench::cli {
+
+void add_run_command(CLI::App& app);
+void add_worker_command(CLI::App& app);
+
+}  // namespace kbench::cli

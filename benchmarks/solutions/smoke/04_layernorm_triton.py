@@ -1,0 +1,40 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _layernorm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, n_cols, stride_x, stride_y, eps,
+                      BLOCK: tl.constexpr):
+    # One program per row; the whole row lives in one block (BLOCK >= n_cols).
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=0.0)
+    mean = tl.sum(x, axis=0) / n_cols
+    # Two-pass variance (centre first): avoids E[x^2] - E[x]^2 cancellation.
+    d = tl.where(mask, x - mean, 0.0)
+    var = tl.sum(d * d, axis=0) / n_cols
+    rstd = 1.0 / tl.sqrt(var + eps)
+    w = tl.load(w_ptr + cols, mask=mask, other=0.0)
+    b = tl.load(b_ptr + cols, mask=mask, other=0.0)
+    tl.store(y_ptr + row * stride_y + cols, d * rstd * w + b, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, hidden):
+        super().__init__()
+        # Kept only as the parameter holder, so names match the reference (ln.weight, ln.bias).
+        self.ln = nn.LayerNorm(hidden, eps=1e-5)
+
+    def forward(self, x):
+        n_cols = x.shape[-1]
+        x2 = x.contiguous().view(-1, n_cols)
+        y = torch.empty_like(x2)
+        BLOCK = triton.next_power_of_2(n_cols)
+        num_warps = min(16, max(4, BLOCK // 512))
+        _layernorm_kernel[(x2.shape[0],)](x2, self.ln.weight, self.ln.bias, y, n_cols,
+                                          x2.stride(0), y.stride(0), self.ln.eps,
+                                          BLOCK=BLOCK, num_warps=num_warps)
+        return y.view(x.shape)

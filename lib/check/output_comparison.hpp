@@ -1,0 +1,29 @@
+#pragma once
+// Decides in C++ whether candidate outputs match the reference: structure, dtype, shape, then
+// values (allclose for floating point, exact for integer and bool).
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "suite/tolerance.hpp"
+
+namespace kbench {
+
+struct ComparisonResult {
+  bool ok = true;
+  std::string reason;            // one line, when !ok
+  int output_index = -1;         // which output failed
+  double max_abs_error = 0;      // over all outputs compared
+  double max_rel_error = 0;
+  double mismatched_fraction = 0;  // of the failing output's elements
+  int64_t first_bad_index = -1;    // flat index into the failing output
+};
+
+// NaN in the candidate is accepted only where the reference has NaN at the same place; an Inf
+// must equal the reference's Inf. Tensors need not be contiguous or on the CPU.
+ComparisonResult compare_outputs(const std::vector<at::Tensor>& expected,
+                                 const std::vector<at::Tensor>& actual, const Tolerance& tolerance);
+
+}  // namespace kbench

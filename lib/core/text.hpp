@@ -1,0 +1,20 @@
+#pragma once
+// Small string helpers shared by the suite loader and the reporters.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbench {
+
+// Levenshtein distance; used for "did you mean" hints on unknown keys and ids.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word`, or "" when none is plausibly a typo of it.
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+// The last `max_bytes` bytes of `text`, prefixed by a note when something was cut.
+std::string tail_of(const std::string& text, std::size_t max_bytes);
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+
+}  // namespace kbench

@@ -1,0 +1,118 @@
+#include "exec/job.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <glob.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace kbench {
+
+nlohmann::json to_json(const Job& job) {
+  const auto& s = job.settings;
+  nlohmann::json settings = {{"dtype", s.dtype},         {"seeds", s.seeds},
+                             {"warmup", s.warmup},       {"trials", s.trials},
+                             {"baselines", s.baselines}, {"inductor_mode", s.inductor_mode},
+                             {"timeout_s", s.timeout_s}};
+  settings["atol"] = s.atol ? nlohmann::json(*s.atol) : nlohmann::json(nullptr);
+  settings["rtol"] = s.rtol ? nlohmann::json(*s.rtol) : nlohmann::json(nullptr);
+  return {{"problem_id", job.problem_id},
+          {"problem_file", job.problem_file.string()},
+          {"level", job.level},
+          {"tags", job.tags},
+          {"candidate", job.candidate},
+          {"candidate_file", job.candidate_file.string()},
+          {"device", job.device},
+          {"settings", settings},
+          {"size_overrides", job.size_overrides}};
+}
+
+Job job_from_json(const nlohmann::json& json) {
+  Job job;
+  job.problem_id = json.at("problem_id").get<std::string>();
+  job.problem_file = json.at("problem_file").get<std::string>();
+  job.level = json.at("level").get<int>();
+  job.tags = json.at("tags").get<std::vector<std::string>>();
+  job.candidate = json.at("candidate").get<std::string>();
+  job.candidate_file = json.at("candidate_file").get<std::string>();
+  job.device = json.at("device").get<std::string>();
+  const auto& s = json.at("settings");
+  job.settings.dtype = s.at("dtype").get<std::string>();
+  job.settings.seeds = s.at("seeds").get<int>();
+  job.settings.warmup = s.at("warmup").get<int>();
+  job.settings.trials = s.at("trials").get<int>();
+  job.settings.baselines = s.at("baselines").get<std::vector<std::string>>();
+  job.settings.inductor_mode = s.at("inductor_mode").get<std::string>();
+  job.settings.timeout_s = s.at("timeout_s").get<double>();
+  if (!s.at("atol").is_null()) job.settings.atol = s.at("atol").get<double>();
+  if (!s.at("rtol").is_null()) job.settings.rtol = s.at("rtol").get<double>();
+  job.size_overrides = json.at("size_overrides");
+  return job;
+}
+
+std::string device_kind(const std::string& device) {
+  return device.rfind("cuda", 0) == 0 ? "cuda" : "cpu";
+}
+
+namespace {
+
+std::string expand_id(std::string pattern, const std::string& id) {
+  for (auto at = pattern.find("{id}"); at != std::string::npos; at = pattern.find("{id}", at))
+    pattern.replace(at, 4, id);
+  return pattern;
+}
+
+std::vector<std::filesystem::path> glob_files(const std::string& pattern) {
+  glob_t matches{};
+  std::vector<std::filesystem::path> files;
+  if (::glob(pattern.c_str(), 0, nullptr, &matches) == 0) {
+    for (std::size_t i = 0; i < matches.gl_pathc; ++i) {
+      std::filesystem::path path = matches.gl_pathv[i];
+      if (std::filesystem::is_regular_file(path)) files.push_back(path.lexically_normal());
+    }
+  }
+  globfree(&matches);
+  return files;
+}
+
+}  // namespace
+
+std::vector<Job> plan_jobs(const Suite& suite, const std::string& device) {
+  std::vector<Job> jobs;
+  const auto base = suite.file.parent_path();
+  const auto kind = device_kind(device);
+  for (const auto& problem : suite.problems) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& pattern : problem.candidate_patterns) {
+      const auto found = glob_files((base / expand_id(pattern, problem.id)).string());
+      files.insert(files.end(), found.begin(), found.end());
+    }
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+    if (files.empty()) {
+      throw InputError(fmt::format(
+          "{}: problem '{}': no candidate file matches {} (patterns are relative to {})",
+          problem.where.str(), problem.id, fmt::join(problem.candidate_patterns, ", "),
+          base.string()));
+    }
+    for (const auto& file : files) {
+      Job job;
+      job.problem_id = problem.id;
+      job.problem_file = problem.file;
+      job.level = problem.level;
+      job.tags = problem.tags;
+      job.candidate = file.filename().string();
+      job.candidate_file = file;
+      job.device = device;
+      job.settings = problem.settings;
+      if (auto it = problem.sizes.find(kind); it != problem.sizes.end())
+        job.size_overrides = it->second;
+      jobs.push_back(std::move(job));
+    }
+  }
+  return jobs;
+}
+
+}  // namespace kbench

@@ -1,0 +1,186 @@
+#include "measure/cuda_driver.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+#ifdef KBENCH_WITH_CUDA
+#include <cuda.h>
+#include <dlfcn.h>
+#endif
+
+namespace kbench::cuda {
+
+#ifdef KBENCH_WITH_CUDA
+namespace {
+
+// Function pointers resolved from libcuda.so.1; names are the versioned ABI symbols that the
+// toolkit's macros map the plain names to.
+struct Driver {
+  bool loaded = false;
+  std::string error;
+  decltype(&::cuInit) init = nullptr;
+  decltype(&::cuDriverGetVersion) driver_get_version = nullptr;
+  decltype(&::cuDeviceGetCount) device_get_count = nullptr;
+  decltype(&::cuDeviceGet) device_get = nullptr;
+  decltype(&::cuDeviceGetName) device_get_name = nullptr;
+  decltype(&::cuDevicePrimaryCtxRetain) primary_ctx_retain = nullptr;
+  decltype(&::cuCtxSetCurrent) ctx_set_current = nullptr;
+  decltype(&::cuCtxSynchronize) ctx_synchronize = nullptr;
+  decltype(&::cuEventCreate) event_create = nullptr;
+  decltype(&::cuEventDestroy) event_destroy = nullptr;
+  decltype(&::cuEventRecord) event_record = nullptr;
+  decltype(&::cuEventSynchronize) event_synchronize = nullptr;
+  decltype(&::cuEventElapsedTime) event_elapsed = nullptr;
+};
+
+template <typename F>
+bool resolve(void* library, F& out, const char* name, const char* fallback = nullptr) {
+  void* symbol = dlsym(library, name);
+  if (!symbol && fallback) symbol = dlsym(library, fallback);
+  out = reinterpret_cast<F>(symbol);
+  return symbol != nullptr;
+}
+
+Driver load_driver() {
+  Driver d;
+  void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    d.error = "the CUDA driver (libcuda.so.1) is not installed";
+    return d;
+  }
+  bool ok = resolve(library, d.init, "cuInit") &&
+            resolve(library, d.driver_get_version, "cuDriverGetVersion") &&
+            resolve(library, d.device_get_count, "cuDeviceGetCount") &&
+            resolve(library, d.device_get, "cuDeviceGet") &&
+            resolve(library, d.device_get_name, "cuDeviceGetName") &&
+            resolve(library, d.primary_ctx_retain, "cuDevicePrimaryCtxRetain") &&
+            resolve(library, d.ctx_set_current, "cuCtxSetCurrent") &&
+            resolve(library, d.ctx_synchronize, "cuCtxSynchronize") &&
+            resolve(library, d.event_create, "cuEventCreate") &&
+            resolve(library, d.event_destroy, "cuEventDestroy_v2") &&
+            resolve(library, d.event_record, "cuEventRecord") &&
+            resolve(library, d.event_synchronize, "cuEventSynchronize") &&
+            resolve(library, d.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+  if (!ok) {
+    d.error = "the CUDA driver is too old (missing symbols)";
+    return d;
+  }
+  if (const CUresult rc = d.init(0); rc != CUDA_SUCCESS) {
+    d.error = fmt::format("cuInit failed with CUDA error {}", int(rc));
+    return d;
+  }
+  d.loaded = true;
+  return d;
+}
+
+const Driver& driver() {
+  static const Driver instance = load_driver();
+  return instance;
+}
+
+void check(CUresult rc, const char* what) {
+  if (rc != CUDA_SUCCESS) throw EnvironmentError(fmt::format("{} failed: CUDA error {}", what, int(rc)));
+}
+
+const Driver& require_driver() {
+  const Driver& d = driver();
+  if (!d.loaded) throw EnvironmentError("CUDA is unavailable: " + d.error);
+  return d;
+}
+
+}  // namespace
+
+bool available(std::string* why_not) {
+  const Driver& d = driver();
+  if (!d.loaded) {
+    if (why_not) *why_not = d.error;
+    return false;
+  }
+  if (device_count() == 0) {
+    if (why_not) *why_not = "the CUDA driver reports no devices";
+    return false;
+  }
+  return true;
+}
+
+int device_count() {
+  const Driver& d = require_driver();
+  int count = 0;
+  if (d.device_get_count(&count) != CUDA_SUCCESS) return 0;
+  return count;
+}
+
+std::string device_name(int index) {
+  const Driver& d = require_driver();
+  CUdevice device = 0;
+  check(d.device_get(&device, index), "cuDeviceGet");
+  char name[256] = {};
+  check(d.device_get_name(name, sizeof(name), device), "cuDeviceGetName");
+  return name;
+}
+
+std::string driver_version() {
+  const Driver& d = driver();
+  if (!d.loaded) return "";
+  int version = 0;
+  if (d.driver_get_version(&version) != CUDA_SUCCESS) return "";
+  return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
+}
+
+EventPair::EventPair(int device_index) {
+  const Driver& d = require_driver();
+  CUdevice device = 0;
+  check(d.device_get(&device, device_index), "cuDeviceGet");
+  CUcontext context = nullptr;
+  // The primary context is the one the CUDA runtime (and so torch) uses.
+  check(d.primary_ctx_retain(&context, device), "cuDevicePrimaryCtxRetain");
+  check(d.ctx_set_current(context), "cuCtxSetCurrent");
+  check(d.event_create(reinterpret_cast<CUevent*>(&start_), CU_EVENT_DEFAULT), "cuEventCreate");
+  check(d.event_create(reinterpret_cast<CUevent*>(&end_), CU_EVENT_DEFAULT), "cuEventCreate");
+}
+
+EventPair::~EventPair() {
+  const Driver& d = driver();
+  if (start_) d.event_destroy(static_cast<CUevent>(start_));
+  if (end_) d.event_destroy(static_cast<CUevent>(end_));
+}
+
+void EventPair::synchronize_device() { check(driver().ctx_synchronize(), "cuCtxSynchronize"); }
+void EventPair::record_start() {
+  check(driver().event_record(static_cast<CUevent>(start_), nullptr), "cuEventRecord");
+}
+void EventPair::record_end() {
+  check(driver().event_record(static_cast<CUevent>(end_), nullptr), "cuEventRecord");
+}
+double EventPair::elapsed_ms() {
+  const Driver& d = driver();
+  check(d.event_synchronize(static_cast<CUevent>(end_)), "cuEventSynchronize");
+  float ms = 0;
+  check(d.event_elapsed(&ms, static_cast<CUevent>(start_), static_cast<CUevent>(end_)),
+        "cuEventElapsedTime");
+  return ms;
+}
+
+#else  // built without the CUDA toolkit
+
+namespace {
+const char* kNoCuda = "kbench was built without the CUDA toolkit";
+}
+bool available(std::string* why_not) {
+  if (why_not) *why_not = kNoCuda;
+  return false;
+}
+int device_count() { return 0; }
+std::string device_name(int) { throw EnvironmentError(kNoCuda); }
+std::string driver_version() { return ""; }
+EventPair::EventPair(int) { throw EnvironmentError(kNoCuda); }
+EventPair::~EventPair() = default;
+void EventPair::synchronize_device() {}
+void EventPair::record_start() {}
+void EventPair::record_end() {}
+double EventPair::elapsed_ms() { return 0; }
+
+#endif
+
+}  // namespace kbench::cuda

@@ -1,0 +1,105 @@
+#include "report/results_json.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/version.hpp"
+#include "report/summary_metrics.hpp"
+
+namespace kbench {
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+namespace {
+
+nlohmann::json optional_number(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json measurement_json(const Measurement& m) {
+  return {{"timer", m.timer},           {"n", m.stats.n},
+          {"median_ms", m.stats.median}, {"mean_ms", m.stats.mean},
+          {"min_ms", m.stats.min},       {"max_ms", m.stats.max},
+          {"stdev_ms", m.stats.stdev},   {"samples_ms", m.samples_ms}};
+}
+
+nlohmann::json result_json(const JobResult& r) {
+  nlohmann::json timings = nlohmann::json::object();
+  for (const auto& name : variant_names()) {
+    const auto it = r.timings.find(name);
+    timings[name] = it == r.timings.end() ? nlohmann::json(nullptr) : measurement_json(it->second);
+  }
+  return {{"problem", r.job.problem_id},
+          {"candidate", r.job.candidate},
+          {"candidate_file", r.job.candidate_file.string()},
+          {"problem_file", r.job.problem_file.string()},
+          {"level", r.job.level},
+          {"tags", r.job.tags},
+          {"status", to_string(r.status)},
+          {"message", r.message},
+          {"diagnostics", r.diagnostics},
+          {"timings", timings},
+          {"speedup_vs_eager", optional_number(speedup_vs(r, "eager"))},
+          {"speedup_vs_inductor", optional_number(speedup_vs(r, "inductor"))},
+          {"wall_s", r.wall_s}};
+}
+
+}  // namespace
+
+nlohmann::json results_json(const RunReport& report) {
+  const SummaryMetrics m = compute_summary(report.results);
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& r : report.results) results.push_back(result_json(r));
+  return {{"schema_version", kResultsSchemaVersion},
+          {"kbench_version", kVersion},
+          {"suite", {{"name", report.suite_name}, {"file", report.suite_file.string()}}},
+          {"device", report.device},
+          {"started_at", report.started_at},
+          {"complete", report.results.size() == report.planned_jobs},
+          {"environment", report.environment},
+          {"results", results},
+          {"summary",
+           {{"problems", m.problems},
+            {"evaluations", m.evaluations},
+            {"planned_evaluations", report.planned_jobs},
+            {"correct", m.correct},
+            {"pass_at_1", m.pass_at_1},
+            {"beats_inductor", m.beats_inductor},
+            {"geomean_speedup_vs_inductor", optional_number(m.geomean_speedup_vs_inductor)},
+            {"geomean_speedup_vs_eager", optional_number(m.geomean_speedup_vs_eager)}}}};
+}
+
+void write_results_json(const RunReport& report, const std::filesystem::path& file) {
+  const auto temp = file.string() + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    out << results_json(report).dump(2) << "\n";
+    if (!out) throw std::runtime_error(fmt::format("cannot write {}", temp));
+  }
+  std::filesystem::rename(temp, file);
+}
+
+void check_writable(const std::filesystem::path& file) {
+  const auto parent = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(parent))
+    throw InputError(fmt::format("{}: the output folder {} does not exist", file.string(),
+                                 parent.string()));
+  std::ofstream probe(file.string() + ".tmp");
+  if (!probe)
+    throw InputError(fmt::format("{}: cannot write here; choose another -o path", file.string()));
+  probe.close();
+  std::filesystem::remove(file.string() + ".tmp");
+}
+
+}  // namespace kbench

@@ -1,0 +1,20 @@
+#pragma once
+// The results file (format: docs/results-format.md, schema docs/results.schema.json).
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "report/run_report.hpp"
+
+namespace kbench {
+
+nlohmann::json results_json(const RunReport& report);
+
+// Writes atomically (temp file + rename), so a reader never sees half a file and an interrupted
+// run leaves the last complete version. Throws std::runtime_error on I/O failure.
+void write_results_json(const RunReport& report, const std::filesystem::path& file);
+
+// Fails fast, before any work starts, when `file` cannot be written.
+void check_writable(const std::filesystem::path& file);
+
+}  // namespace kbench

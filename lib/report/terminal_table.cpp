@@ -1,0 +1,91 @@
+#include "report/terminal_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/summary_metrics.hpp"
+
+namespace kbench {
+namespace {
+
+std::string time_cell(const JobResult& r, const std::string& variant) {
+  const auto it = r.timings.find(variant);
+  if (it == r.timings.end()) return "-";
+  const double ms = it->second.stats.median;
+  if (ms < 1) return fmt::format("{:.1f} us", ms * 1000);
+  if (ms < 1000) return fmt::format("{:.3f} ms", ms);
+  return fmt::format("{:.2f} s", ms / 1000);
+}
+
+std::string speedup_cell(const JobResult& r, const std::string& baseline) {
+  const auto s = speedup_vs(r, baseline);
+  return s ? fmt::format("{:.3g}x", *s) : "-";
+}
+
+std::string shorten(const std::string& text, std::size_t width) {
+  std::string line = text.substr(0, text.find('\n'));
+  if (line.size() <= width) return line;
+  return line.substr(0, width - 3) + "...";
+}
+
+}  // namespace
+
+std::string terminal_table(const RunReport& report) {
+  const std::vector<std::string> header = {"problem",     "candidate", "status",   "candidate",
+                                           "eager",       "inductor",  "vs eager", "vs inductor"};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : report.results) {
+    rows.push_back({r.job.problem_id, r.job.candidate, to_string(r.status), time_cell(r, "candidate"),
+                    time_cell(r, "eager"), time_cell(r, "inductor"), speedup_cell(r, "eager"),
+                    speedup_cell(r, "inductor")});
+  }
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  auto format_row = [&](const std::vector<std::string>& row) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      // Text columns left-aligned, numbers right-aligned.
+      line += c < 3 ? fmt::format("{:<{}}", row[c], width[c]) : fmt::format("{:>{}}", row[c], width[c]);
+      if (c + 1 < row.size()) line += "  ";
+    }
+    return line + "\n";
+  };
+  std::string out = format_row(header);
+  std::size_t total = 0;
+  for (auto w : width) total += w + 2;
+  out += std::string(total - 2, '-') + "\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    out += format_row(rows[i]);
+    const auto& r = report.results[i];
+    if (!is_correct(r.status) && !r.message.empty()) out += "    -> " + shorten(r.message, 110) + "\n";
+  }
+  return out;
+}
+
+std::string summary_line(const RunReport& report) {
+  const SummaryMetrics m = compute_summary(report.results);
+  auto geo = [](const std::optional<double>& g) { return g ? fmt::format("{:.3g}x", *g) : "n/a"; };
+  std::string timer = "host clock";
+  for (const auto& r : report.results)
+    if (auto it = r.timings.find("candidate"); it != r.timings.end()) timer = it->second.timer;
+  return fmt::format(
+      "pass@1 {:.3f} ({}/{} correct, {} problems) | beats Inductor {:.3f} | geomean speedup vs "
+      "Inductor {} | vs eager {} (over correct candidates; device {}, {})",
+      m.pass_at_1, m.correct, m.evaluations, m.problems, m.beats_inductor,
+      geo(m.geomean_speedup_vs_inductor), geo(m.geomean_speedup_vs_eager), report.device, timer);
+}
+
+std::string progress_line(const JobResult& r, std::size_t done, std::size_t total) {
+  std::string detail = is_correct(r.status) ? fmt::format("{} vs eager, {} vs inductor",
+                                                          speedup_cell(r, "eager"),
+                                                          speedup_cell(r, "inductor"))
+                                            : shorten(r.message, 90);
+  return fmt::format("[{}/{}] {} / {}: {} ({:.1f} s) {}", done, total, r.job.problem_id,
+                     r.job.candidate, to_string(r.status), r.wall_s, detail);
+}
+
+}  // namespace kbench

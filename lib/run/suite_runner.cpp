@@ -1,0 +1,71 @@
+#include "run/suite_runner.hpp"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include "core/error.hpp"
+#include "exec/controller.hpp"
+#include "report/results_json.hpp"
+#include "report/terminal_table.hpp"
+#include "suite/suite.hpp"
+
+namespace kbench {
+namespace {
+
+std::filesystem::path make_temp_dir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "kbench-run-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw EnvironmentError("cannot create a temporary directory");
+  return pattern;
+}
+
+}  // namespace
+
+RunReport run_suite(const SuiteRunOptions& options) {
+  auto log = [&](const std::string& line) {
+    if (options.log) options.log(line);
+  };
+  // Everything that can be wrong with the input is found before the first worker starts.
+  const Suite suite = load_suite(options.suite_file);
+  if (options.results_file) check_writable(*options.results_file);
+  const std::string device = resolve_device(options.device);
+  std::vector<Job> jobs = plan_jobs(suite, device);
+  if (options.timeout_s)
+    for (auto& job : jobs) job.settings.timeout_s = *options.timeout_s;
+
+  const bool temporary = !options.work_dir;
+  const auto work_dir = temporary ? make_temp_dir() : *options.work_dir;
+  std::filesystem::create_directories(work_dir);
+
+  RunReport report;
+  report.suite_name = suite.name;
+  report.suite_file = suite.file;
+  report.device = device;
+  report.started_at = utc_now_iso8601();
+  report.planned_jobs = jobs.size();
+  log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {}", suite.name,
+                  suite.problems.size(), jobs.size(), device));
+  report.environment = probe_environment(device, work_dir);
+  log(fmt::format("kbench: {} | torch {} | triton {} | CUDA {} | driver {}",
+                  report.environment.value("device_name", "?"),
+                  report.environment.value("torch", "?"), report.environment.value("triton", "?"),
+                  report.environment.value("cuda", "-"), report.environment.value("driver", "-")));
+  if (options.results_file) write_results_json(report, *options.results_file);
+
+  ControllerOptions controller;
+  controller.work_dir = work_dir;
+  controller.on_result = [&](const JobResult& result, std::size_t done, std::size_t total) {
+    report.results.push_back(result);
+    if (options.results_file) write_results_json(report, *options.results_file);
+    log(progress_line(result, done, total));
+  };
+  run_jobs(jobs, controller);
+  if (temporary && !options.keep_work_dir) {
+    std::error_code ignored;
+    std::filesystem::remove_all(work_dir, ignored);
+  } else {
+    log(fmt::format("kbench: worker logs kept in {}", work_dir.string()));
+  }
+  return report;
+}
+
+}  // namespace kbench

@@ -1,0 +1,27 @@
+#pragma once
+// `kbench run` as a library call: suite -> jobs -> workers -> reports. The CLI only parses
+// options into SuiteRunOptions and prints.
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "report/run_report.hpp"
+
+namespace kbench {
+
+struct SuiteRunOptions {
+  std::filesystem::path suite_file;
+  std::optional<std::filesystem::path> results_file;  // rewritten after every job
+  std::string device = "auto";
+  std::optional<std::filesystem::path> work_dir;  // default: a fresh temp dir, removed after
+  bool keep_work_dir = false;
+  std::optional<double> timeout_s;  // overrides every problem's timeout_s
+  std::function<void(const std::string&)> log;  // progress lines; may be empty
+};
+
+// Throws InputError / EnvironmentError before any job runs when the suite, the output path or
+// the device is wrong. Candidate failures are results, not errors.
+RunReport run_suite(const SuiteRunOptions& options);
+
+}  // namespace kbench

@@ -1,0 +1,25 @@
+#pragma once
+// How one problem is evaluated: the suite's `defaults:` block, overridden per problem by its
+// `overrides:` block. The same struct travels to the worker inside a Job.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+struct EvalSettings {
+  std::string dtype = "float32";      // dtype of floating inputs, parameters and outputs
+  std::optional<double> atol;         // unset: per-dtype default (suite/tolerance.hpp)
+  std::optional<double> rtol;
+  int seeds = 3;                      // correctness trials, each with fresh inputs and weights
+  int warmup = 3;                     // untimed calls before timing
+  int trials = 20;                    // timed calls per variant (fixed protocol)
+  std::vector<std::string> baselines = {"eager", "inductor"};
+  std::string inductor_mode = "default";  // torch.compile(mode=...)
+  double timeout_s = 600;             // whole worker, compile included
+};
+
+// The names accepted in `defaults:` and `overrides:`; used for "did you mean" hints.
+const std::vector<std::string>& eval_setting_keys();
+
+}  // namespace kbench

@@ -1,0 +1,232 @@
+// load_suite(): YAML -> Suite, with every error pointing at file:line:col.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "suite/suite.hpp"
+#include "suite/tolerance.hpp"
+
+namespace kbench {
+
+std::string SourceLocation::str() const {
+  if (line <= 0) return file;
+  return fmt::format("{}:{}:{}", file, line, column);
+}
+
+const std::vector<std::string>& eval_setting_keys() {
+  static const std::vector<std::string> keys = {"dtype",    "atol",      "rtol",
+                                                "seeds",    "warmup",    "trials",
+                                                "baselines", "inductor_mode", "timeout_s"};
+  return keys;
+}
+
+namespace {
+
+const std::vector<std::string> kTopKeys = {"schema_version", "suite", "description", "defaults",
+                                           "candidates", "problems"};
+const std::vector<std::string> kProblemKeys = {"id",    "file",       "level",    "tags",
+                                               "sizes", "candidates", "overrides", "description"};
+const std::vector<std::string> kBaselines = {"eager", "inductor"};
+const std::vector<std::string> kDeviceKinds = {"cpu", "cuda"};
+
+class SuiteParser {
+ public:
+  explicit SuiteParser(std::filesystem::path file) : file_(std::move(file)) {}
+
+  Suite parse() {
+    std::ifstream in(file_);
+    if (!in) throw InputError(fmt::format("{}: cannot open the suite file", file_.string()));
+    YAML::Node root;
+    try {
+      root = YAML::Load(in);
+    } catch (const YAML::ParserException& e) {
+      throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", file_.string(),
+                                   e.mark.line + 1, e.mark.column + 1, e.msg));
+    }
+    if (!root.IsMap()) fail(root, "the suite must be a YAML mapping with `suite:` and `problems:`");
+    check_keys(root, kTopKeys, "suite");
+
+    Suite suite;
+    suite.file = std::filesystem::absolute(file_).lexically_normal();
+    suite.schema_version = root["schema_version"] ? as_int(root["schema_version"]) : 1;
+    if (suite.schema_version != kSuiteSchemaVersion) {
+      fail(root["schema_version"],
+           fmt::format("schema_version {} is not supported; this kbench reads version {}",
+                       suite.schema_version, kSuiteSchemaVersion));
+    }
+    suite.name = require_string(root, "suite");
+    if (root["defaults"]) read_settings(root["defaults"], suite.defaults);
+    std::vector<std::string> default_patterns;
+    if (root["candidates"]) default_patterns = as_string_list(root["candidates"]);
+
+    const YAML::Node problems = root["problems"];
+    if (!problems) fail(root, "missing `problems:` (a list of problems)");
+    if (!problems.IsSequence() || problems.size() == 0)
+      fail(problems, "`problems:` must be a non-empty list");
+    std::set<std::string> ids;
+    for (const auto& node : problems) {
+      Problem problem = read_problem(node, suite.defaults, default_patterns);
+      if (!ids.insert(problem.id).second)
+        fail(node["id"], fmt::format("duplicate problem id '{}'", problem.id));
+      suite.problems.push_back(std::move(problem));
+    }
+    return suite;
+  }
+
+ private:
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const {
+    const auto mark = node.Mark();
+    if (mark.line < 0) throw InputError(fmt::format("{}: {}", file_.string(), what));
+    throw InputError(
+        fmt::format("{}:{}:{}: {}", file_.string(), mark.line + 1, mark.column + 1, what));
+  }
+
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                  const std::string& where) const {
+    for (const auto& item : map) {
+      const auto key = item.first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      const auto hint = closest_match(key, allowed);
+      fail(item.first, fmt::format("unknown key '{}' in {}{}; allowed: {}", key, where,
+                                   hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                                   join(allowed, ", ")));
+    }
+  }
+
+  template <typename T>
+  T as(const YAML::Node& node, const char* type_name) const {
+    if (!node.IsScalar()) fail(node, fmt::format("expected {}", type_name));
+    try {
+      return node.as<T>();
+    } catch (const YAML::Exception&) {
+      fail(node, fmt::format("expected {}, got '{}'", type_name, node.Scalar()));
+    }
+  }
+  int as_int(const YAML::Node& node) const { return as<int>(node, "an integer"); }
+  double as_double(const YAML::Node& node) const { return as<double>(node, "a number"); }
+
+  int as_positive_int(const YAML::Node& node, int minimum) const {
+    const int value = as_int(node);
+    if (value < minimum) fail(node, fmt::format("must be at least {}, got {}", minimum, value));
+    return value;
+  }
+
+  std::string require_string(const YAML::Node& map, const std::string& key) const {
+    if (!map[key]) fail(map, fmt::format("missing `{}:`", key));
+    const auto value = as<std::string>(map[key], "a string");
+    if (value.empty()) fail(map[key], fmt::format("`{}:` must not be empty", key));
+    return value;
+  }
+
+  std::vector<std::string> as_string_list(const YAML::Node& node) const {
+    if (node.IsScalar()) return {node.as<std::string>()};
+    if (!node.IsSequence()) fail(node, "expected a string or a list of strings");
+    std::vector<std::string> out;
+    for (const auto& item : node) out.push_back(as<std::string>(item, "a string"));
+    return out;
+  }
+
+  void read_settings(const YAML::Node& node, EvalSettings& settings) const {
+    if (!node.IsMap()) fail(node, "expected a mapping of evaluation settings");
+    check_keys(node, eval_setting_keys(), "evaluation settings");
+    if (node["dtype"]) {
+      settings.dtype = as<std::string>(node["dtype"], "a dtype name");
+      if (!is_known_dtype(settings.dtype))
+        fail(node["dtype"], fmt::format("unknown dtype '{}'; use one of: {}", settings.dtype,
+                                        join(known_dtypes(), ", ")));
+    }
+    for (const char* key : {"atol", "rtol"}) {
+      if (!node[key]) continue;
+      const double value = as_double(node[key]);
+      if (!(value >= 0)) fail(node[key], fmt::format("`{}` must be >= 0", key));
+      (std::string(key) == "atol" ? settings.atol : settings.rtol) = value;
+    }
+    if (node["seeds"]) settings.seeds = as_positive_int(node["seeds"], 1);
+    if (node["warmup"]) settings.warmup = as_positive_int(node["warmup"], 0);
+    if (node["trials"]) settings.trials = as_positive_int(node["trials"], 1);
+    if (node["inductor_mode"])
+      settings.inductor_mode = as<std::string>(node["inductor_mode"], "a torch.compile mode");
+    if (node["timeout_s"]) {
+      settings.timeout_s = as_double(node["timeout_s"]);
+      if (!(settings.timeout_s > 0)) fail(node["timeout_s"], "`timeout_s` must be > 0");
+    }
+    if (node["baselines"]) {
+      settings.baselines = as_string_list(node["baselines"]);
+      for (std::size_t i = 0; i < settings.baselines.size(); ++i) {
+        const auto& name = settings.baselines[i];
+        if (std::find(kBaselines.begin(), kBaselines.end(), name) != kBaselines.end()) continue;
+        const auto hint = closest_match(name, kBaselines);
+        fail(node["baselines"].IsSequence() ? node["baselines"][i] : node["baselines"],
+             fmt::format("unknown baseline '{}'{}; use: {}", name,
+                         hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                         join(kBaselines, ", ")));
+      }
+    }
+  }
+
+  Problem read_problem(const YAML::Node& node, const EvalSettings& defaults,
+                       const std::vector<std::string>& default_patterns) const {
+    if (!node.IsMap()) fail(node, "each problem must be a mapping with at least `id:` and `file:`");
+    check_keys(node, kProblemKeys, "problem");
+    Problem problem;
+    const auto mark = node.Mark();
+    problem.where = {file_.string(), mark.line + 1, mark.column + 1};
+    problem.id = require_string(node, "id");
+    const auto relative = require_string(node, "file");
+    problem.file = (file_.parent_path() / relative).lexically_normal();
+    problem.file = std::filesystem::absolute(problem.file);
+    if (!std::filesystem::is_regular_file(problem.file))
+      fail(node["file"], fmt::format("problem file '{}' not found (paths are relative to the "
+                                     "suite file's folder)",
+                                     problem.file.string()));
+    if (node["level"]) problem.level = as_positive_int(node["level"], 1);
+    if (node["tags"]) problem.tags = as_string_list(node["tags"]);
+    if (node["sizes"]) read_sizes(node["sizes"], problem);
+    problem.candidate_patterns =
+        node["candidates"] ? as_string_list(node["candidates"]) : default_patterns;
+    if (problem.candidate_patterns.empty())
+      fail(node, fmt::format("problem '{}' has no candidates: add `candidates:` to it or to the "
+                             "suite",
+                             problem.id));
+    problem.settings = defaults;
+    if (node["overrides"]) read_settings(node["overrides"], problem.settings);
+    return problem;
+  }
+
+  void read_sizes(const YAML::Node& node, Problem& problem) const {
+    if (!node.IsMap()) fail(node, "`sizes:` maps a device kind (cpu, cuda) to constants");
+    check_keys(node, kDeviceKinds, "sizes");
+    for (const auto& item : node) {
+      const auto kind = item.first.as<std::string>();
+      if (!item.second.IsMap()) fail(item.second, "expected a mapping CONSTANT: value");
+      nlohmann::json constants = nlohmann::json::object();
+      for (const auto& constant : item.second) {
+        const auto name = constant.first.as<std::string>();
+        const auto& value = constant.second;
+        if (!value.IsScalar()) fail(value, "size constants must be numbers");
+        int as_integer = 0;
+        double as_real = 0;
+        if (YAML::convert<int>::decode(value, as_integer)) {
+          constants[name] = as_integer;
+        } else if (YAML::convert<double>::decode(value, as_real)) {
+          constants[name] = as_real;
+        } else {
+          fail(value, fmt::format("size constant '{}' must be a number", name));
+        }
+      }
+      problem.sizes[kind] = constants;
+    }
+  }
+
+  std::filesystem::path file_;
+};
+
+}  // namespace
+
+Suite load_suite(const std::filesystem::path& yaml_file) { return SuiteParser(yaml_file).parse(); }
+
+}  // namespace kbench

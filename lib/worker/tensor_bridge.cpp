@@ -1,0 +1,55 @@
+#include "worker/tensor_bridge.hpp"
+
+#include <torch/csrc/autograd/python_variable.h>
+
+#include <stdexcept>
+
+namespace py = pybind11;
+
+namespace kbench {
+
+bool is_tensor(py::handle object) { return THPVariable_Check(object.ptr()); }
+
+at::Tensor to_tensor(py::handle object) {
+  if (!is_tensor(object)) {
+    throw std::invalid_argument("expected a torch.Tensor, got " +
+                                py::str(py::type::of(object).attr("__name__")).cast<std::string>());
+  }
+  return THPVariable_Unpack(object.ptr());
+}
+
+py::object to_python(const at::Tensor& tensor) {
+  return py::reinterpret_steal<py::object>(THPVariable_Wrap(tensor));
+}
+
+namespace {
+void flatten_into(py::handle object, FlatOutputs& out, std::string& structure) {
+  if (is_tensor(object)) {
+    out.tensors.push_back(to_tensor(object));
+    structure += "tensor";
+    return;
+  }
+  const bool tuple = py::isinstance<py::tuple>(object);
+  if (tuple || py::isinstance<py::list>(object)) {
+    py::sequence items = py::reinterpret_borrow<py::sequence>(object);
+    structure += tuple ? "tuple[" : "list[";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i) structure += ", ";
+      flatten_into(items[i], out, structure);
+    }
+    structure += "]";
+    return;
+  }
+  throw std::invalid_argument(
+      "forward() returned a " + py::str(py::type::of(object).attr("__name__")).cast<std::string>() +
+      "; outputs must be tensors or tuples/lists of tensors");
+}
+}  // namespace
+
+FlatOutputs flatten_outputs(py::handle output) {
+  FlatOutputs out;
+  flatten_into(output, out, out.structure);
+  return out;
+}
+
+}  // namespace kbench

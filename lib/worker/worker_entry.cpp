@@ -1,0 +1,63 @@
+#include "worker/worker_entry.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "exec/result_channel.hpp"
+#include "worker/evaluation.hpp"
+#include "worker/python_runtime.hpp"
+
+namespace kbench {
+namespace {
+
+[[noreturn]] void deliver(int result_fd, const nlohmann::json& message) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const bool written = write_all(result_fd, encode_result_frame(message.dump()));
+  close(result_fd);
+  _exit(written ? 0 : 1);
+}
+
+// Candidate code must not inherit the channel into processes it spawns.
+void protect_channel(int result_fd) { fcntl(result_fd, F_SETFD, FD_CLOEXEC); }
+
+}  // namespace
+
+void worker_evaluate(const std::filesystem::path& job_file, int result_fd) {
+  protect_channel(result_fd);
+  Job job;
+  try {
+    job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kbench worker: unreadable job %s: %s\n", job_file.c_str(), e.what());
+    _exit(3);
+  }
+  JobResult result;
+  result.job = job;
+  try {
+    start_python();
+    result = evaluate_job(job);
+  } catch (const std::exception& e) {
+    // Reached only for faults outside the candidate's reach (environment, kbench bugs).
+    result.status = Status::problem_error;
+    result.message = std::string("worker error: ") + e.what();
+  }
+  deliver(result_fd, worker_message(result));
+}
+
+void worker_probe(const std::string& device, int result_fd) {
+  protect_channel(result_fd);
+  nlohmann::json message;
+  try {
+    start_python();
+    message = describe_environment(device);
+  } catch (const std::exception& e) {
+    message = {{"error", e.what()}};
+  }
+  deliver(result_fd, message);
+}
+
+}  // namespace kbench
