@@ -43,7 +43,8 @@ ComparisonResult compare_one(const at::Tensor& expected, const at::Tensor& actua
     const at::Tensor both_nan = e64.isnan() & a64.isnan();
     // Equal infinities give a NaN difference; they are a match, unequal ones are not.
     const at::Tensor same_inf = e64.isinf() & (a64 == e64);
-    const at::Tensor close = (diff <= limit) | both_nan | same_inf;
+    // Where the reference is not finite the limit is infinite too, so only exact matches count.
+    const at::Tensor close = ((diff <= limit) & e64.isfinite()) | both_nan | same_inf;
     bad = close.logical_not();
     const at::Tensor finite = diff.isfinite();
     if (finite.any().item<bool>()) {

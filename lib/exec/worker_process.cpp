@@ -63,7 +63,7 @@ std::filesystem::path self_executable() { return std::filesystem::read_symlink("
 
 WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   std::filesystem::create_directories(launch.work_dir);
-  const auto exe = self_executable().string();
+  const auto exe = (launch.executable.empty() ? self_executable() : launch.executable).string();
   std::vector<std::string> args = {exe};
   args.insert(args.end(), launch.args.begin(), launch.args.end());
   args.push_back("--result-fd");

@@ -10,6 +10,7 @@
 namespace kbench {
 
 struct WorkerLaunch {
+  std::filesystem::path executable;  // empty: this kbench binary
   std::vector<std::string> args;  // after the executable; "--result-fd N" is appended
   std::filesystem::path work_dir;  // created; becomes the child's cwd and holds its logs
   double timeout_s = 600;

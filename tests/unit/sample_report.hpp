@@ -1,0 +1,56 @@
+#pragma once
+// A fixed RunReport with hand-picked numbers, shared by the metric and report-format tests.
+#include "report/run_report.hpp"
+
+namespace kbench::test {
+
+inline JobResult sample_result(const std::string& problem, const std::string& candidate,
+                               Status status, std::vector<double> candidate_ms,
+                               std::vector<double> eager_ms, std::vector<double> inductor_ms) {
+  JobResult r;
+  r.job.problem_id = problem;
+  r.job.problem_file = "/suite/problems/" + problem + ".py";
+  r.job.candidate = candidate;
+  r.job.candidate_file = "/suite/solutions/" + candidate;
+  r.job.level = 1;
+  r.job.tags = {"t"};
+  r.job.device = "cpu";
+  r.status = status;
+  r.wall_s = 1.5;
+  auto add = [&](const char* name, std::vector<double> samples) {
+    if (samples.empty()) return;
+    Measurement m;
+    m.timer = "host_clock";
+    m.samples_ms = samples;
+    m.stats = summarize(samples);
+    r.timings[name] = m;
+  };
+  add("candidate", candidate_ms);
+  add("eager", eager_ms);
+  add("inductor", inductor_ms);
+  if (status != Status::ok) r.message = "seed 1000: output 0: 3 of 4 elements differ";
+  return r;
+}
+
+// p1: one correct candidate, 2x faster than eager, 1.5x faster than Inductor.
+// p2: one correct (0.5x vs Inductor) and one mismatch.
+// p3: crashed.
+inline RunReport sample_report() {
+  RunReport report;
+  report.suite_name = "sample";
+  report.suite_file = "/suite/sample.yaml";
+  report.device = "cpu";
+  report.started_at = "2026-11-30T12:00:00Z";
+  report.environment = {{"device_name", "CPU"}, {"torch", "2.11.0"}, {"triton", "3.6.0"},
+                        {"cuda", ""}, {"driver", ""}, {"kbench_version", "0.1.0"}};
+  report.results = {
+      sample_result("p1", "p1_triton.py", Status::ok, {1.0, 1.0, 1.0}, {2.0, 2.0, 2.0}, {1.5, 1.5, 1.5}),
+      sample_result("p2", "p2_triton.py", Status::ok, {4.0, 4.0, 4.0}, {2.0, 2.0, 2.0}, {2.0, 2.0, 2.0}),
+      sample_result("p2", "p2_wrong.py", Status::mismatch, {}, {}, {}),
+      sample_result("p3", "p3_triton.py", Status::crashed, {}, {}, {}),
+  };
+  report.planned_jobs = 4;
+  return report;
+}
+
+}  // namespace kbench::test

@@ -1,0 +1,44 @@
+#include "catch.hpp"
+#include "run_kbench.hpp"
+
+using kbench::test::run_kbench;
+
+TEST_CASE("kbench --help lists the subcommands and exit codes, not internal ones") {
+  const auto out = run_kbench("--help");
+  CHECK(out.exit_code == 0);
+  CHECK(out.output.find("run") != std::string::npos);
+  CHECK(out.output.find("Exit codes") != std::string::npos);
+  CHECK(out.output.find("worker") == std::string::npos);
+}
+
+TEST_CASE("kbench run --help shows grouped options with explanations") {
+  const auto out = run_kbench("run --help");
+  CHECK(out.exit_code == 0);
+  for (const char* text : {"Output", "Execution", "--output", "--device", "--timeout",
+                           "auto (GPU if present), cpu, cuda or cuda:N"})
+    CHECK(out.output.find(text) != std::string::npos);
+}
+
+TEST_CASE("bad command lines exit 2 with a message") {
+  CHECK(run_kbench("").exit_code == 2);
+  CHECK(run_kbench("run").exit_code == 2);
+  CHECK(run_kbench("run /nonexistent.yaml").exit_code == 2);
+  const auto out = run_kbench("run " + (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string() + " --device tpu");
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("--device 'tpu'") != std::string::npos);
+}
+
+TEST_CASE("a schema error in a suite exits 2 with file:line:col") {
+  const auto file = kbench::test::kDataDir / "suites" / "bad_key.yaml";
+  const auto out = run_kbench("run " + file.string());
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find(file.string() + ":5:3: unknown key 'trails'") != std::string::npos);
+}
+
+TEST_CASE("an unwritable output path fails before any work") {
+  const auto out = run_kbench("run " + (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string() +
+                              " --device cpu -o /nonexistent-dir/r.json");
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("does not exist") != std::string::npos);
+  CHECK(out.output.find("[1/") == std::string::npos);
+}

@@ -1,0 +1,93 @@
+// How finished workers map to statuses: the controller's side of the result channel.
+#include <signal.h>
+
+#include "catch.hpp"
+#include "core/error.hpp"
+#include "exec/controller.hpp"
+#include "exec/result_channel.hpp"
+
+using namespace kbench;
+
+namespace {
+Job sample_job() {
+  Job job;
+  job.problem_id = "p";
+  job.candidate = "c.py";
+  job.settings.timeout_s = 12;
+  return job;
+}
+WorkerOutcome delivered(const nlohmann::json& message) {
+  WorkerOutcome o;
+  o.exit_code = 0;
+  o.channel_bytes = encode_result_frame(message.dump());
+  o.stderr_text = "some warning\n";
+  return o;
+}
+}  // namespace
+
+TEST_CASE("a delivered ok message keeps its samples and recomputes statistics") {
+  const auto result = interpret_outcome(
+      sample_job(),
+      delivered({{"status", "ok"},
+                 {"message", ""},
+                 {"diagnostics", {{"correctness", {{"seeds_checked", 3}}}}},
+                 {"timings",
+                  {{"candidate", {{"timer", "host_clock"}, {"samples_ms", {1.0, 3.0, 2.0}}}},
+                   {"eager", {{"timer", "host_clock"}, {"samples_ms", {4.0, 4.0, 4.0}}}}}}}));
+  CHECK(result.status == Status::ok);
+  CHECK(result.timings.at("candidate").stats.median == 2.0);
+  CHECK(*speedup_vs(result, "eager") == 2.0);
+  CHECK(!speedup_vs(result, "inductor"));
+  CHECK(result.diagnostics["stderr_tail"] == "some warning\n");
+}
+
+TEST_CASE("mismatch results carry no speedup") {
+  const auto result = interpret_outcome(
+      sample_job(), delivered({{"status", "mismatch"},
+                               {"message", "seed 1000: differs"},
+                               {"diagnostics", nlohmann::json::object()},
+                               {"timings", nlohmann::json::object()}}));
+  CHECK(result.status == Status::mismatch);
+  CHECK(!speedup_vs(result, "eager"));
+}
+
+TEST_CASE("timeouts, signals, silent exits and forged messages") {
+  WorkerOutcome timeout;
+  timeout.timed_out = true;
+  timeout.signal = SIGKILL;
+  auto r = interpret_outcome(sample_job(), timeout);
+  CHECK(r.status == Status::timeout);
+  CHECK(r.message.find("12 s") != std::string::npos);
+
+  WorkerOutcome segv;
+  segv.signal = SIGSEGV;
+  r = interpret_outcome(sample_job(), segv);
+  CHECK(r.status == Status::crashed);
+  CHECK(r.message.find("signal 11") != std::string::npos);
+
+  WorkerOutcome silent;
+  silent.exit_code = 0;
+  r = interpret_outcome(sample_job(), silent);
+  CHECK(r.status == Status::crashed);
+  CHECK(r.message.find("delivered no result") != std::string::npos);
+
+  // Negative or non-finite samples can only come from tampering.
+  r = interpret_outcome(sample_job(), delivered({{"status", "ok"},
+                                                 {"message", ""},
+                                                 {"diagnostics", nlohmann::json::object()},
+                                                 {"timings", {{"candidate", {{"timer", "t"}, {"samples_ms", {-1.0}}}}}}}));
+  CHECK(r.status == Status::crashed);
+  CHECK(r.timings.empty());
+  CHECK(r.message.find("malformed result message") != std::string::npos);
+
+  r = interpret_outcome(sample_job(), delivered({{"status", "great"}}));
+  CHECK(r.status == Status::crashed);
+}
+
+TEST_CASE("device names are validated before any work") {
+  CHECK(resolve_device("cpu") == "cpu");
+  CHECK_THROWS_AS(resolve_device("gpu"), InputError);
+  CHECK_THROWS_AS(resolve_device("cuda:x"), InputError);
+  const std::string automatic = resolve_device("auto");
+  CHECK((automatic == "cpu" || automatic == "cuda:0"));
+}

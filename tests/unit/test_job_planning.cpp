@@ -1,0 +1,77 @@
+#include "catch.hpp"
+#include "core/error.hpp"
+#include "exec/job.hpp"
+#include "suite/suite.hpp"
+#include "temp_dir.hpp"
+
+using namespace kbench;
+using kbench::test::TempDir;
+
+TEST_CASE("candidate patterns expand {id} relative to the suite and sort") {
+  TempDir dir;
+  dir.write("problems/a.py", "");
+  dir.write("problems/b.py", "");
+  dir.write("solutions/a_triton.py", "");
+  dir.write("solutions/a_wrong.py", "");
+  dir.write("solutions/b_triton.py", "");
+  dir.write("solutions/b_notes.txt", "");
+  const auto file = dir.write("suites/s.yaml", R"(suite: s
+candidates: ../solutions/{id}_*.py
+problems:
+  - {id: a, file: ../problems/a.py, sizes: {cpu: {N: 4}, cuda: {N: 4096}}}
+  - {id: b, file: ../problems/b.py, tags: [t]}
+)");
+  const auto jobs = plan_jobs(load_suite(file), "cpu");
+  REQUIRE(jobs.size() == 3);
+  CHECK(jobs[0].problem_id == "a");
+  CHECK(jobs[0].candidate == "a_triton.py");
+  CHECK(jobs[1].candidate == "a_wrong.py");
+  CHECK(jobs[2].candidate == "b_triton.py");
+  CHECK(jobs[0].size_overrides["N"] == 4);
+  CHECK(jobs[2].size_overrides.empty());
+  CHECK(jobs[0].candidate_file.is_absolute());
+
+  const auto gpu_jobs = plan_jobs(load_suite(file), "cuda:1");
+  CHECK(gpu_jobs[0].size_overrides["N"] == 4096);
+  CHECK(gpu_jobs[0].device == "cuda:1");
+}
+
+TEST_CASE("a problem that matches no candidate file is an input error naming it") {
+  TempDir dir;
+  dir.write("a.py", "");
+  const auto file = dir.write("s.yaml", "suite: s\ncandidates: none/{id}.py\nproblems:\n  - {id: a, file: a.py}\n");
+  try {
+    plan_jobs(load_suite(file), "cpu");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("/s.yaml:4:5: problem 'a': no candidate file matches none/{id}.py") != std::string::npos);
+  }
+}
+
+TEST_CASE("jobs round-trip through JSON") {
+  Job job;
+  job.problem_id = "p";
+  job.problem_file = "/x/p.py";
+  job.level = 2;
+  job.tags = {"a"};
+  job.candidate = "c.py";
+  job.candidate_file = "/x/c.py";
+  job.device = "cuda:0";
+  job.settings.trials = 9;
+  job.settings.atol = 0.1;
+  job.size_overrides = {{"N", 3}};
+  const Job back = job_from_json(to_json(job));
+  CHECK(back.problem_id == "p");
+  CHECK(back.level == 2);
+  CHECK(back.device == "cuda:0");
+  CHECK(back.settings.trials == 9);
+  CHECK(*back.settings.atol == 0.1);
+  CHECK(!back.settings.rtol);
+  CHECK(back.size_overrides["N"] == 3);
+}
+
+TEST_CASE("device kinds") {
+  CHECK(device_kind("cpu") == "cpu");
+  CHECK(device_kind("cuda") == "cuda");
+  CHECK(device_kind("cuda:3") == "cuda");
+}

@@ -1,0 +1,129 @@
+#include <string>
+
+#include "catch.hpp"
+#include "core/error.hpp"
+#include "suite/suite.hpp"
+#include "temp_dir.hpp"
+#include "test_paths.hpp"
+
+using namespace kbench;
+using kbench::test::TempDir;
+
+namespace {
+
+// Loads `yaml` (with a problem file p.py beside it) and returns the error message, or "".
+std::string load_error(const TempDir& dir, const std::string& yaml) {
+  dir.write("p.py", "class Model: pass\n");
+  const auto file = dir.write("suite.yaml", yaml);
+  try {
+    load_suite(file);
+  } catch (const InputError& e) {
+    CHECK(e.code() == kExitBadInput);
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the shipped smoke suite loads") {
+  const Suite suite = load_suite(test::kSourceDir / "configs/suites/smoke.yaml");
+  CHECK(suite.name == "smoke");
+  REQUIRE(suite.problems.size() >= 6);
+  CHECK(suite.defaults.seeds >= 3);
+  for (const auto& problem : suite.problems) {
+    CHECK(std::filesystem::is_regular_file(problem.file));
+    CHECK(problem.sizes.count("cpu") == 1);
+  }
+}
+
+TEST_CASE("defaults, overrides and sizes are read") {
+  TempDir dir;
+  dir.write("p.py", "");
+  const auto file = dir.write("suite.yaml", R"(suite: s
+defaults: {dtype: float16, seeds: 5, trials: 7, baselines: [eager], atol: 0.5}
+candidates: c/{id}.py
+problems:
+  - id: a
+    file: p.py
+    level: 2
+    tags: [x, y]
+    sizes: {cpu: {N: 8, SCALE: 0.5}}
+    overrides: {trials: 3, rtol: 0.25}
+)");
+  const Suite suite = load_suite(file);
+  const auto& p = suite.problems.at(0);
+  CHECK(p.settings.dtype == "float16");
+  CHECK(p.settings.seeds == 5);
+  CHECK(p.settings.trials == 3);
+  CHECK(*p.settings.atol == 0.5);
+  CHECK(*p.settings.rtol == 0.25);
+  CHECK(p.settings.baselines == std::vector<std::string>{"eager"});
+  CHECK(p.level == 2);
+  CHECK(p.tags.size() == 2);
+  CHECK(p.sizes.at("cpu")["N"] == 8);
+  CHECK(p.sizes.at("cpu")["SCALE"] == 0.5);
+  CHECK(p.candidate_patterns == std::vector<std::string>{"c/{id}.py"});
+  CHECK(p.where.line == 5);
+}
+
+TEST_CASE("schema errors point at file:line:col and say what to do") {
+  TempDir dir;
+  const std::string prefix = (dir.path() / "suite.yaml").string() + ":";
+
+  SECTION("unknown key with a did-you-mean hint") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults:\n  trails: 5\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "4:3: unknown key 'trails'") == 0);
+    CHECK(error.find("did you mean 'trials'") != std::string::npos);
+  }
+  SECTION("missing problem file") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\nproblems:\n  - id: a\n    file: nope.py\n");
+    CHECK(error.find(prefix + "5:11: problem file") == 0);
+    CHECK(error.find("relative to the suite file") != std::string::npos);
+  }
+  SECTION("YAML syntax error") {
+    const auto error = load_error(dir, "suite: s\nproblems: [\n  {id: a, file: p.py\n");
+    CHECK(error.find(prefix) == 0);
+    CHECK(error.find("YAML syntax error") != std::string::npos);
+  }
+  SECTION("wrong type") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {seeds: many}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:19: expected an integer, got 'many'") == 0);
+  }
+  SECTION("out of range") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {seeds: 0}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:19: must be at least 1") == 0);
+  }
+  SECTION("unknown dtype") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {dtype: float8}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:19: unknown dtype 'float8'") == 0);
+  }
+  SECTION("unknown baseline") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {baselines: [eager, inductr]}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:31: unknown baseline 'inductr' (did you mean 'inductor'?)") == 0);
+  }
+  SECTION("duplicate id") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\nproblems:\n  - {id: a, file: p.py}\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "5:10: duplicate problem id 'a'") == 0);
+  }
+  SECTION("missing suite name") {
+    const auto error = load_error(dir, "problems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "1:1: missing `suite:`") == 0);
+  }
+  SECTION("problem without candidates") {
+    const auto error = load_error(dir, "suite: s\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:5: problem 'a' has no candidates") == 0);
+  }
+  SECTION("unsupported schema version") {
+    const auto error = load_error(dir, "schema_version: 9\nsuite: s\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "1:17: schema_version 9 is not supported") == 0);
+  }
+  SECTION("unknown device kind in sizes") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\nproblems:\n  - {id: a, file: p.py, sizes: {gpu: {N: 1}}}\n");
+    CHECK(error.find(prefix + "4:33: unknown key 'gpu' in sizes") == 0);
+  }
+}
+
+TEST_CASE("a missing suite file is an input error") {
+  CHECK_THROWS_AS(load_suite("/nonexistent/suite.yaml"), InputError);
+}
