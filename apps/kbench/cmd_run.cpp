@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "core/error.hpp"
+#include "exec/interrupt.hpp"
 #include "report/terminal_table.hpp"
 #include "run/suite_runner.hpp"
 
@@ -36,9 +38,15 @@ void add_run_command(CLI::App& app) {
       ->group("Execution");
   run->callback([options, quiet] {
     if (!*quiet) options->log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    install_interrupt_handlers();
     const RunReport report = run_suite(*options);
     std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), stdout);
     if (options->results_file) std::fprintf(stdout, "results: %s\n", options->results_file->c_str());
+    if (report.results.size() < report.planned_jobs) {
+      throw Error(kExitInterrupted,
+                  fmt::format("interrupted after {} of {} evaluations; what finished is reported above",
+                              report.results.size(), report.planned_jobs));
+    }
   });
 }
 

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "core/error.hpp"
+#include "exec/interrupt.hpp"
 #include "exec/result_channel.hpp"
 #include "measure/cuda_driver.hpp"
 
@@ -94,6 +95,10 @@ JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome) {
   return result;
 }
 
+namespace {
+struct Interrupted {};
+}  // namespace
+
 JobResult run_job(const Job& job, const std::filesystem::path& job_dir) {
   std::filesystem::create_directories(job_dir);
   const auto job_file = job_dir / "job.json";
@@ -103,7 +108,9 @@ JobResult run_job(const Job& job, const std::filesystem::path& job_dir) {
   launch.work_dir = job_dir;
   launch.timeout_s = job.settings.timeout_s;
   launch.env = worker_env(job.device);
-  return interpret_outcome(job, run_worker_process(launch));
+  const auto outcome = run_worker_process(launch);
+  if (outcome.interrupted) throw Interrupted{};
+  return interpret_outcome(job, outcome);
 }
 
 nlohmann::json probe_environment(const std::string& device, const std::filesystem::path& work_dir) {
@@ -113,6 +120,7 @@ nlohmann::json probe_environment(const std::string& device, const std::filesyste
   launch.timeout_s = 300;
   launch.env = worker_env(device);
   const auto outcome = run_worker_process(launch);
+  if (outcome.interrupted) throw Error(kExitInterrupted, "interrupted before any evaluation ran");
   std::string why;
   const auto payload = decode_result_frame(outcome.channel_bytes, &why);
   if (!payload) {
@@ -130,9 +138,13 @@ nlohmann::json probe_environment(const std::string& device, const std::filesyste
 
 std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options) {
   std::vector<JobResult> results;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
+  for (std::size_t i = 0; i < jobs.size() && !interrupt_requested(); ++i) {
     const auto dir = options.work_dir / fmt::format("job-{:04d}", i);
-    results.push_back(run_job(jobs[i], dir));
+    try {
+      results.push_back(run_job(jobs[i], dir));
+    } catch (const Interrupted&) {
+      break;
+    }
     if (options.on_result) options.on_result(results.back(), i + 1, jobs.size());
   }
   return results;

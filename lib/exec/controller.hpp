@@ -30,6 +30,7 @@ nlohmann::json probe_environment(const std::string& device, const std::filesyste
 
 JobResult run_job(const Job& job, const std::filesystem::path& job_dir);
 
+// Stops early, without recording the unfinished job, when an interrupt is requested.
 std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options);
 
 // Maps a finished worker to a result (exposed for tests).

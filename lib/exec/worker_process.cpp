@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "core/text.hpp"
+#include "exec/interrupt.hpp"
 
 extern char** environ;
 
@@ -102,6 +103,10 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   char buffer[65536];
   while (!exited) {
     const auto now = std::chrono::steady_clock::now();
+    if (interrupt_requested()) {
+      outcome.interrupted = true;
+      break;
+    }
     if (now >= deadline) {
       outcome.timed_out = true;
       break;

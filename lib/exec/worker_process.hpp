@@ -19,6 +19,7 @@ struct WorkerLaunch {
 
 struct WorkerOutcome {
   bool timed_out = false;
+  bool interrupted = false;  // kbench itself was interrupted; the job did not finish
   int exit_code = -1;  // when it exited
   int signal = 0;      // when a signal ended it
   std::string channel_bytes;  // everything read from the result pipe

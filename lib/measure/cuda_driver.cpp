@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <regex>
+
 #include "core/error.hpp"
 
 #ifdef KBENCH_WITH_CUDA
@@ -10,6 +13,16 @@
 #endif
 
 namespace kbench::cuda {
+
+std::string kernel_driver_release() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  std::getline(in, line);
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Release Build ..."
+  std::smatch match;
+  static const std::regex kRelease(R"(Kernel Module\s+([0-9][0-9.]*))");
+  return std::regex_search(line, match, kRelease) ? match[1].str() : "";
+}
 
 #ifdef KBENCH_WITH_CUDA
 namespace {

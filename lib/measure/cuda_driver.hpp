@@ -15,8 +15,10 @@ struct DeviceInfo {
 bool available(std::string* why_not = nullptr);
 int device_count();
 std::string device_name(int index);
-// Driver version as "major.minor" (e.g. "13.0"), or "" when unavailable.
+// CUDA version the driver supports as "major.minor" (e.g. "13.0"), or "" when unavailable.
 std::string driver_version();
+// The NVIDIA kernel driver's release (e.g. "580.159.04") from /proc, or "" when absent.
+std::string kernel_driver_release();
 
 // Opaque event pair timer over the primary context of one device (used by the CUDA timer).
 class EventPair {

@@ -75,7 +75,7 @@ nlohmann::json results_json(const RunReport& report) {
             {"planned_evaluations", report.planned_jobs},
             {"correct", m.correct},
             {"pass_at_1", m.pass_at_1},
-            {"beats_inductor", m.beats_inductor},
+            {"beats_inductor", optional_number(m.beats_inductor)},
             {"geomean_speedup_vs_inductor", optional_number(m.geomean_speedup_vs_inductor)},
             {"geomean_speedup_vs_eager", optional_number(m.geomean_speedup_vs_eager)}}}};
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The results file (format: docs/results-format.md, schema docs/results.schema.json).
+// The results file (format: docs/results-format.md).
 #include <filesystem>
 
 #include <nlohmann/json.hpp>

@@ -22,11 +22,14 @@ SummaryMetrics compute_summary(const std::vector<JobResult>& results) {
   };
   std::map<std::string, PerProblem> problems;
   std::vector<double> vs_inductor, vs_eager;
+  bool any_inductor = false;
+  double beats_inductor = 0;
   SummaryMetrics m;
   m.evaluations = results.size();
   for (const auto& r : results) {
     auto& p = problems[r.job.problem_id];
     ++p.candidates;
+    any_inductor = any_inductor || r.timings.count("inductor");
     if (!is_correct(r.status)) continue;
     ++p.correct;
     ++m.correct;
@@ -39,11 +42,11 @@ SummaryMetrics compute_summary(const std::vector<JobResult>& results) {
   m.problems = problems.size();
   for (const auto& [id, p] : problems) {
     m.pass_at_1 += double(p.correct) / double(p.candidates);
-    m.beats_inductor += double(p.beats_inductor) / double(p.candidates);
+    beats_inductor += double(p.beats_inductor) / double(p.candidates);
   }
   if (m.problems) {
     m.pass_at_1 /= double(m.problems);
-    m.beats_inductor /= double(m.problems);
+    if (any_inductor) m.beats_inductor = beats_inductor / double(m.problems);
   }
   m.geomean_speedup_vs_inductor = geomean(vs_inductor);
   m.geomean_speedup_vs_eager = geomean(vs_eager);

@@ -18,9 +18,15 @@ std::string time_cell(const JobResult& r, const std::string& variant) {
   return fmt::format("{:.2f} s", ms / 1000);
 }
 
+// Two decimals in the usual range; three significant digits for tiny ratios (CPU interpreter).
+std::string ratio(double x) {
+  if (x >= 0.01 && x < 1000) return fmt::format("{:.2f}x", x);
+  return fmt::format("{:.3g}x", x);
+}
+
 std::string speedup_cell(const JobResult& r, const std::string& baseline) {
   const auto s = speedup_vs(r, baseline);
-  return s ? fmt::format("{:.3g}x", *s) : "-";
+  return s ? ratio(*s) : "-";
 }
 
 std::string shorten(const std::string& text, std::size_t width) {
@@ -68,14 +74,15 @@ std::string terminal_table(const RunReport& report) {
 
 std::string summary_line(const RunReport& report) {
   const SummaryMetrics m = compute_summary(report.results);
-  auto geo = [](const std::optional<double>& g) { return g ? fmt::format("{:.3g}x", *g) : "n/a"; };
-  std::string timer = "host clock";
+  auto geo = [](const std::optional<double>& g) { return g ? ratio(*g) : "n/a"; };
+  std::string timer = "no timings";
   for (const auto& r : report.results)
     if (auto it = r.timings.find("candidate"); it != r.timings.end()) timer = it->second.timer;
   return fmt::format(
-      "pass@1 {:.3f} ({}/{} correct, {} problems) | beats Inductor {:.3f} | geomean speedup vs "
+      "pass@1 {:.3f} ({}/{} correct, {} problems) | beats Inductor {} | geomean speedup vs "
       "Inductor {} | vs eager {} (over correct candidates; device {}, {})",
-      m.pass_at_1, m.correct, m.evaluations, m.problems, m.beats_inductor,
+      m.pass_at_1, m.correct, m.evaluations, m.problems,
+      m.beats_inductor ? fmt::format("{:.3f}", *m.beats_inductor) : "n/a",
       geo(m.geomean_speedup_vs_inductor), geo(m.geomean_speedup_vs_eager), report.device, timer);
 }
 

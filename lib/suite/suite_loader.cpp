@@ -109,9 +109,10 @@ class SuiteParser {
   int as_int(const YAML::Node& node) const { return as<int>(node, "an integer"); }
   double as_double(const YAML::Node& node) const { return as<double>(node, "a number"); }
 
-  int as_positive_int(const YAML::Node& node, int minimum) const {
+  int as_int_at_least(const YAML::Node& map, const char* key, int minimum) const {
+    const YAML::Node node = map[key];
     const int value = as_int(node);
-    if (value < minimum) fail(node, fmt::format("must be at least {}, got {}", minimum, value));
+    if (value < minimum) fail(node, fmt::format("`{}` must be >= {}, got {}", key, minimum, value));
     return value;
   }
 
@@ -145,9 +146,9 @@ class SuiteParser {
       if (!(value >= 0)) fail(node[key], fmt::format("`{}` must be >= 0", key));
       (std::string(key) == "atol" ? settings.atol : settings.rtol) = value;
     }
-    if (node["seeds"]) settings.seeds = as_positive_int(node["seeds"], 1);
-    if (node["warmup"]) settings.warmup = as_positive_int(node["warmup"], 0);
-    if (node["trials"]) settings.trials = as_positive_int(node["trials"], 1);
+    if (node["seeds"]) settings.seeds = as_int_at_least(node, "seeds", 1);
+    if (node["warmup"]) settings.warmup = as_int_at_least(node, "warmup", 0);
+    if (node["trials"]) settings.trials = as_int_at_least(node, "trials", 1);
     if (node["inductor_mode"])
       settings.inductor_mode = as<std::string>(node["inductor_mode"], "a torch.compile mode");
     if (node["timeout_s"]) {
@@ -183,7 +184,7 @@ class SuiteParser {
       fail(node["file"], fmt::format("problem file '{}' not found (paths are relative to the "
                                      "suite file's folder)",
                                      problem.file.string()));
-    if (node["level"]) problem.level = as_positive_int(node["level"], 1);
+    if (node["level"]) problem.level = as_int_at_least(node, "level", 1);
     if (node["tags"]) problem.tags = as_string_list(node["tags"]);
     if (node["sizes"]) read_sizes(node["sizes"], problem);
     problem.candidate_patterns =
@@ -208,9 +209,9 @@ class SuiteParser {
         const auto name = constant.first.as<std::string>();
         const auto& value = constant.second;
         if (!value.IsScalar()) fail(value, "size constants must be numbers");
-        int as_integer = 0;
+        long long as_integer = 0;
         double as_real = 0;
-        if (YAML::convert<int>::decode(value, as_integer)) {
+        if (YAML::convert<long long>::decode(value, as_integer)) {
           constants[name] = as_integer;
         } else if (YAML::convert<double>::decode(value, as_real)) {
           constants[name] = as_real;

@@ -10,8 +10,8 @@ struct Tolerance {
   double rtol = 0;
 };
 
-// Tolerance for `dtype` unless the suite overrides atol/rtol. Integer and bool dtypes compare
-// exactly (0, 0).
+// Tolerance for floating outputs of `dtype` unless the suite overrides atol/rtol. Integer and
+// bool outputs are always compared exactly (check/output_comparison.cpp).
 Tolerance default_tolerance(const std::string& dtype);
 
 bool is_known_dtype(const std::string& dtype);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <pybind11/pybind11.h>
 
+#include <fstream>
 #include <optional>
 
 #include "check/output_comparison.hpp"
@@ -52,7 +53,10 @@ class Evaluation {
       setup_torch();
       load_problem();
       for (int i = 0; i < job_.settings.seeds; ++i) trials_.push_back(make_trial(trial_seed(i)));
-      // The reference outputs exist before any candidate code is imported.
+      timer_ = make_timer();
+      // Reference outputs and baseline times exist before any candidate code is imported, so
+      // the candidate cannot tamper with either.
+      time_baselines(result);
       load_candidate();
       for (auto& trial : trials_) check_candidate(trial);
       result.diagnostics["correctness"] = {{"seeds_checked", job_.settings.seeds},
@@ -60,7 +64,7 @@ class Evaluation {
                                            {"max_rel_error", max_rel_error_},
                                            {"atol", tolerance_.atol},
                                            {"rtol", tolerance_.rtol}};
-      time_variants(result);
+      time_variant(result, "candidate", timed_candidate_);
       result.status = Status::ok;
     } catch (const Verdict& verdict) {
       result.status = verdict.status;
@@ -243,7 +247,15 @@ class Evaluation {
                                 actual.structure),
                     {{"seed", trial.seed}}};
     }
-    const ComparisonResult cmp = compare_outputs(trial.expected, actual.tensors, tolerance_);
+    ComparisonResult cmp;
+    try {
+      cmp = compare_outputs(trial.expected, actual.tensors, tolerance_);
+    } catch (const std::exception& e) {
+      // e.g. outputs on another device or with no storage: the candidate's doing.
+      throw Verdict{Status::mismatch,
+                    fmt::format("seed {}: outputs cannot be compared with the reference", trial.seed),
+                    {{"seed", trial.seed}, {"error", std::string(e.what()).substr(0, 2000)}}};
+    }
     max_abs_error_ = std::max(max_abs_error_, cmp.max_abs_error);
     max_rel_error_ = std::max(max_rel_error_, cmp.max_rel_error);
     if (!cmp.ok) {
@@ -286,34 +298,32 @@ class Evaluation {
     return std::nullopt;
   }
 
-  void time_variants(JobResult& result) {
-    const Trial& trial = trials_.front();
-    auto timer = make_timer();
+  void time_variant(JobResult& result, const std::string& name, const py::object& callable) {
     const FixedProtocol protocol{job_.settings.warmup, job_.settings.trials};
-    auto time_variant = [&](const std::string& name, py::object callable) {
-      py::tuple args = fresh_copies(trial.inputs);
-      try {
-        Measurement m;
-        m.timer = timer->name();
-        m.samples_ms = measure_fixed(*timer, [&] { py::object out = callable(*args); }, protocol);
-        m.stats = summarize(m.samples_ms);
-        result.timings[name] = std::move(m);
-      } catch (const py::error_already_set& e) {
-        if (name == "candidate")
-          throw Verdict{candidate_fault_status(e, Status::runtime_error),
-                        "ModelNew.forward raised during timing",
-                        {{"traceback", describe_python_error(e)}}};
-        baseline_notes_[name]["error"] = describe_python_error(e, 2000);
-      }
-    };
+    py::tuple args = fresh_copies(trials_.front().inputs);
+    try {
+      Measurement m;
+      m.timer = timer_->name();
+      m.samples_ms = measure_fixed(*timer_, [&] { py::object out = callable(*args); }, protocol);
+      m.stats = summarize(m.samples_ms);
+      result.timings[name] = std::move(m);
+    } catch (const py::error_already_set& e) {
+      if (name == "candidate")
+        throw Verdict{candidate_fault_status(e, Status::runtime_error),
+                      "ModelNew.forward raised during timing",
+                      {{"traceback", describe_python_error(e)}}};
+      baseline_notes_[name]["error"] = describe_python_error(e, 2000);
+    }
+  }
+
+  void time_baselines(JobResult& result) {
     const auto& baselines = job_.settings.baselines;
     auto wants = [&](const char* b) {
       return std::find(baselines.begin(), baselines.end(), b) != baselines.end();
     };
-    if (wants("eager")) time_variant("eager", trial.model);
+    if (wants("eager")) time_variant(result, "eager", trials_.front().model);
     if (wants("inductor"))
-      if (auto compiled = compile_inductor(trial)) time_variant("inductor", *compiled);
-    time_variant("candidate", timed_candidate_);
+      if (auto compiled = compile_inductor(trials_.front())) time_variant(result, "inductor", *compiled);
   }
 
   const Job& job_;
@@ -324,11 +334,22 @@ class Evaluation {
   py::module_ candidate_module_;
   py::object timed_candidate_;
   std::vector<Trial> trials_;
+  std::unique_ptr<Timer> timer_;
   Tolerance tolerance_;
   double max_abs_error_ = 0;
   double max_rel_error_ = 0;
   nlohmann::json baseline_notes_ = nlohmann::json::object();
 };
+
+std::string cpu_model_name() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon != std::string::npos) return "CPU: " + line.substr(line.find_first_not_of(' ', colon + 1));
+  }
+  return "CPU";
+}
 
 }  // namespace
 
@@ -350,7 +371,8 @@ nlohmann::json describe_environment(const std::string& device) {
   } catch (const py::error_already_set&) {
     env["triton"] = "";
   }
-  env["driver"] = cuda::driver_version();
+  env["driver"] = cuda::kernel_driver_release();
+  env["cuda_driver_api"] = cuda::driver_version();
   if (device.rfind("cuda", 0) == 0) {
     py::object dev = torch.attr("device")(device);
     env["device_name"] = py::str(torch.attr("cuda").attr("get_device_name")(dev)).cast<std::string>();
@@ -358,8 +380,7 @@ nlohmann::json describe_environment(const std::string& device) {
     env["sm_count"] = props.attr("multi_processor_count").cast<int>();
     env["gpu_memory_bytes"] = props.attr("total_memory").cast<long long>();
   } else {
-    std::string name = py::str(platform.attr("processor")()).cast<std::string>();
-    env["device_name"] = name.empty() ? "CPU" : name;
+    env["device_name"] = cpu_model_name();
     env["cpu_threads"] = torch.attr("get_num_threads")().cast<int>();
   }
   return env;

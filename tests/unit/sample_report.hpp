@@ -28,7 +28,9 @@ inline JobResult sample_result(const std::string& problem, const std::string& ca
   add("candidate", candidate_ms);
   add("eager", eager_ms);
   add("inductor", inductor_ms);
-  if (status != Status::ok) r.message = "seed 1000: output 0: 3 of 4 elements differ";
+  if (status == Status::mismatch) r.message = "seed 1000: output 0: 3 of 4 elements differ";
+  if (status == Status::crashed)
+    r.message = "worker killed by signal 11 (Segmentation fault); the worker delivered no result";
   return r;
 }
 

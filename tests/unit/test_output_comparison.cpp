@@ -78,3 +78,10 @@ TEST_CASE("non-contiguous outputs compare by value") {
   CHECK(!transposed_copy.is_contiguous());
   CHECK(compare_outputs({x}, {transposed_copy}, kFp32).ok);
 }
+
+TEST_CASE("complex outputs compare real and imaginary parts") {
+  const auto z = at::complex(at::ones({4}), at::zeros({4}));
+  CHECK(compare_outputs({z}, {z.clone()}, kFp32).ok);
+  const auto other = at::complex(at::ones({4}), at::ones({4}));  // same real part
+  CHECK(!compare_outputs({z}, {other}, kFp32).ok);
+}

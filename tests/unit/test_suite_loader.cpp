@@ -92,7 +92,7 @@ TEST_CASE("schema errors point at file:line:col and say what to do") {
   }
   SECTION("out of range") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {seeds: 0}\nproblems:\n  - {id: a, file: p.py}\n");
-    CHECK(error.find(prefix + "3:19: must be at least 1") == 0);
+    CHECK(error.find(prefix + "3:19: `seeds` must be >= 1, got 0") == 0);
   }
   SECTION("unknown dtype") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {dtype: float8}\nproblems:\n  - {id: a, file: p.py}\n");
