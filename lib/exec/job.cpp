@@ -12,10 +12,20 @@ namespace kbench {
 
 nlohmann::json to_json(const Job& job) {
   const auto& s = job.settings;
+  const ResolvedTiming t = resolve_timing(s.timing, device_kind(job.device));
+  nlohmann::json timing = {{"mode", to_string(t.mode)},
+                           {"target_ci", t.target_ci},
+                           {"min_samples", t.min_samples},
+                           {"max_samples", t.max_samples},
+                           {"min_time_s", t.min_time_s},
+                           {"max_time_s", t.max_time_s},
+                           {"warmup", t.warmup},
+                           {"warmup_time_s", t.warmup_time_s},
+                           {"samples_per_round", t.samples_per_round},
+                           {"input_sets", t.input_sets}};
   nlohmann::json settings = {{"dtype", s.dtype},         {"seeds", s.seeds},
-                             {"warmup", s.warmup},       {"trials", s.trials},
-                             {"baselines", s.baselines}, {"inductor_mode", s.inductor_mode},
-                             {"timeout_s", s.timeout_s}};
+                             {"timing", timing},         {"baselines", s.baselines},
+                             {"inductor_mode", s.inductor_mode}, {"timeout_s", s.timeout_s}};
   settings["atol"] = s.atol ? nlohmann::json(*s.atol) : nlohmann::json(nullptr);
   settings["rtol"] = s.rtol ? nlohmann::json(*s.rtol) : nlohmann::json(nullptr);
   return {{"problem_id", job.problem_id},
@@ -41,8 +51,19 @@ Job job_from_json(const nlohmann::json& json) {
   const auto& s = json.at("settings");
   job.settings.dtype = s.at("dtype").get<std::string>();
   job.settings.seeds = s.at("seeds").get<int>();
-  job.settings.warmup = s.at("warmup").get<int>();
-  job.settings.trials = s.at("trials").get<int>();
+  // The worker gets fully resolved timing, so every field is set.
+  const auto& t = s.at("timing");
+  auto& timing = job.settings.timing;
+  timing.mode = timing_mode_from_string(t.at("mode").get<std::string>()).value_or(TimingMode::cold);
+  timing.target_ci = t.at("target_ci").get<double>();
+  timing.min_samples = t.at("min_samples").get<int>();
+  timing.max_samples = t.at("max_samples").get<int>();
+  timing.min_time_s = t.at("min_time_s").get<double>();
+  timing.max_time_s = t.at("max_time_s").get<double>();
+  timing.warmup = t.at("warmup").get<int>();
+  timing.warmup_time_s = t.at("warmup_time_s").get<double>();
+  timing.samples_per_round = t.at("samples_per_round").get<int>();
+  timing.input_sets = t.at("input_sets").get<int>();
   job.settings.baselines = s.at("baselines").get<std::vector<std::string>>();
   job.settings.inductor_mode = s.at("inductor_mode").get<std::string>();
   job.settings.timeout_s = s.at("timeout_s").get<double>();

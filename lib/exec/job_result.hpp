@@ -1,5 +1,6 @@
 #pragma once
-// What one job produced: status, diagnostics and raw timing samples per variant.
+// What one job produced: status, diagnostics, raw timing samples per variant, and the speedups
+// derived from them in C++.
 #include <map>
 #include <optional>
 #include <string>
@@ -9,14 +10,37 @@
 
 #include "exec/job.hpp"
 #include "exec/status.hpp"
+#include "measure/confidence.hpp"
 #include "measure/sample_stats.hpp"
 
 namespace kbench {
 
 struct Measurement {
-  std::string timer;  // which Timer made the samples ("host_clock", "cuda_event")
+  std::string timer;                 // "host_clock", "cuda_event"
+  std::string mode;                  // "cold", "hot", "graph", "kernelbench"
+  std::string statistic = "median";  // the headline statistic ("mean" in kernelbench mode)
   std::vector<double> samples_ms;
-  SampleStats stats;  // always recomputed in C++ from samples_ms
+  std::vector<int> rounds;  // round of each sample
+  int offstream_samples = 0;
+  int discarded_samples = 0;
+  int calls_per_sample = 1;
+  int warmup_calls = 0;
+  // Recomputed in C++ from the samples:
+  SampleStats stats;
+  std::optional<Interval> median_ci;  // 95%, round bootstrap
+  [[nodiscard]] double headline_ms() const { return statistic == "mean" ? stats.mean : stats.median; }
+};
+
+// FASTER / SLOWER when the CI excludes 1 and the change is >= 2%; SAME when the CI lies within
+// [0.98, 1.02]; otherwise AMBIGUOUS (docs/metrics.md).
+enum class SpeedupVerdict { faster, slower, same, ambiguous };
+std::string to_string(SpeedupVerdict verdict);
+SpeedupVerdict classify_speedup(double value, const Interval& ci);
+
+struct SpeedupEstimate {
+  double value = 0;               // headline(baseline) / headline(candidate)
+  std::optional<Interval> ci;     // 95% paired round bootstrap of the ratio of medians
+  std::optional<SpeedupVerdict> verdict;
 };
 
 struct JobResult {
@@ -25,6 +49,8 @@ struct JobResult {
   std::string message;  // one line: why it failed, or "" when ok
   nlohmann::json diagnostics = nlohmann::json::object();
   std::map<std::string, Measurement> timings;  // "candidate", "eager", "inductor"
+  nlohmann::json protocol = nlohmann::json::object();  // rounds, convergence, clocks, flush...
+  std::map<std::string, SpeedupEstimate> speedups;     // per baseline, for correct candidates
   double wall_s = 0;
 };
 
@@ -34,13 +60,16 @@ inline const std::vector<std::string>& variant_names() {
   return names;
 }
 
-// Median(baseline) / median(candidate), when the candidate is correct and both were timed.
+// Recomputes stats, median CIs and speedups from the raw samples in `result.timings`.
+void derive_statistics(JobResult& result);
+
+// The point speedup vs `baseline`, when the candidate is correct and both were timed.
 std::optional<double> speedup_vs(const JobResult& result, const std::string& baseline);
 
-// The worker's message (status, message, diagnostics, timings with raw samples).
+// The worker's message (status, message, diagnostics, protocol, timings with raw samples).
 nlohmann::json worker_message(const JobResult& result);
-// Fills status/message/diagnostics/timings of `result` from a worker message; the statistics are
-// recomputed from the samples. Throws std::runtime_error on a malformed message.
+// Fills `result` from a worker message, then derive_statistics(). Throws std::runtime_error on
+// a malformed message (which the controller treats as tampering: status crashed).
 void apply_worker_message(const nlohmann::json& message, JobResult& result);
 
 }  // namespace kbench

@@ -45,7 +45,43 @@ struct Driver {
   decltype(&::cuEventRecord) event_record = nullptr;
   decltype(&::cuEventSynchronize) event_synchronize = nullptr;
   decltype(&::cuEventElapsedTime) event_elapsed = nullptr;
+  decltype(&::cuDeviceGetAttribute) device_get_attribute = nullptr;
+  decltype(&::cuDeviceGetPCIBusId) device_get_pci_bus_id = nullptr;
+  decltype(&::cuModuleLoadData) module_load_data = nullptr;
+  decltype(&::cuModuleGetFunction) module_get_function = nullptr;
+  decltype(&::cuLaunchKernel) launch_kernel = nullptr;
+  decltype(&::cuMemHostAlloc) mem_host_alloc = nullptr;
+  decltype(&::cuMemHostGetDevicePointer) mem_host_get_device_pointer = nullptr;
 };
+
+// Spins until *flag != 0 or `timeout_ns` of %globaltimer have passed; then sets *timed_out.
+// PTX so the driver JIT-compiles it for whatever GPU is present; no CUDA runtime needed.
+constexpr const char* kBlockerPtx = R"(
+.version 7.0
+.target sm_50
+.address_size 64
+.visible .entry kbench_blocker(.param .u64 flag_ptr, .param .u64 timeout_ns)
+{
+  .reg .pred done, late;
+  .reg .u64 flag, limit, t0, t;
+  .reg .u32 v;
+  ld.param.u64 flag, [flag_ptr];
+  ld.param.u64 limit, [timeout_ns];
+  mov.u64 t0, %globaltimer;
+SPIN:
+  ld.volatile.global.u32 v, [flag];
+  setp.ne.u32 done, v, 0;
+  @done bra EXIT;
+  mov.u64 t, %globaltimer;
+  sub.u64 t, t, t0;
+  setp.gt.u64 late, t, limit;
+  @!late bra SPIN;
+  mov.u32 v, 1;
+  st.volatile.global.u32 [flag+4], v;
+EXIT:
+  ret;
+}
+)";
 
 template <typename F>
 bool resolve(void* library, F& out, const char* name, const char* fallback = nullptr) {
@@ -74,7 +110,14 @@ Driver load_driver() {
             resolve(library, d.event_destroy, "cuEventDestroy_v2") &&
             resolve(library, d.event_record, "cuEventRecord") &&
             resolve(library, d.event_synchronize, "cuEventSynchronize") &&
-            resolve(library, d.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+            resolve(library, d.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime") &&
+            resolve(library, d.device_get_attribute, "cuDeviceGetAttribute") &&
+            resolve(library, d.device_get_pci_bus_id, "cuDeviceGetPCIBusId") &&
+            resolve(library, d.module_load_data, "cuModuleLoadData") &&
+            resolve(library, d.module_get_function, "cuModuleGetFunction") &&
+            resolve(library, d.launch_kernel, "cuLaunchKernel") &&
+            resolve(library, d.mem_host_alloc, "cuMemHostAlloc") &&
+            resolve(library, d.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2");
   if (!ok) {
     d.error = "the CUDA driver is too old (missing symbols)";
     return d;
@@ -141,6 +184,25 @@ std::string driver_version() {
   return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
 }
 
+long long l2_cache_bytes(int index) {
+  const Driver& d = require_driver();
+  CUdevice device = 0;
+  check(d.device_get(&device, index), "cuDeviceGet");
+  int bytes = 0;
+  check(d.device_get_attribute(&bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device),
+        "cuDeviceGetAttribute");
+  return bytes;
+}
+
+std::string pci_bus_id(int index) {
+  const Driver& d = require_driver();
+  CUdevice device = 0;
+  check(d.device_get(&device, index), "cuDeviceGet");
+  char id[64] = {};
+  check(d.device_get_pci_bus_id(id, sizeof(id), device), "cuDeviceGetPCIBusId");
+  return id;
+}
+
 EventPair::EventPair(int device_index) {
   const Driver& d = require_driver();
   CUdevice device = 0;
@@ -151,6 +213,17 @@ EventPair::EventPair(int device_index) {
   check(d.ctx_set_current(context), "cuCtxSetCurrent");
   check(d.event_create(reinterpret_cast<CUevent*>(&start_), CU_EVENT_DEFAULT), "cuEventCreate");
   check(d.event_create(reinterpret_cast<CUevent*>(&end_), CU_EVENT_DEFAULT), "cuEventCreate");
+  CUmodule module = nullptr;
+  check(d.module_load_data(&module, kBlockerPtx), "cuModuleLoadData(blocker)");
+  check(d.module_get_function(reinterpret_cast<CUfunction*>(&blocker_), module, "kbench_blocker"),
+        "cuModuleGetFunction(blocker)");
+  void* host = nullptr;
+  check(d.mem_host_alloc(&host, 16, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE),
+        "cuMemHostAlloc");
+  host_flags_ = static_cast<volatile unsigned int*>(host);
+  CUdeviceptr device_pointer = 0;
+  check(d.mem_host_get_device_pointer(&device_pointer, host, 0), "cuMemHostGetDevicePointer");
+  device_flags_ = device_pointer;
 }
 
 EventPair::~EventPair() {
@@ -160,17 +233,37 @@ EventPair::~EventPair() {
 }
 
 void EventPair::synchronize_device() { check(driver().ctx_synchronize(), "cuCtxSynchronize"); }
+
+void EventPair::launch_blocker(unsigned long long timeout_ns) {
+  host_flags_[0] = 0;
+  host_flags_[1] = 0;
+  unsigned long long flag = device_flags_;
+  void* params[] = {&flag, &timeout_ns};
+  check(driver().launch_kernel(static_cast<CUfunction>(blocker_), 1, 1, 1, 1, 1, 1, 0, nullptr,
+                               params, nullptr),
+        "cuLaunchKernel(blocker)");
+}
+
+void EventPair::release_blocker() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  host_flags_[0] = 1;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+bool EventPair::blocker_timed_out() const { return host_flags_[1] != 0; }
+
 void EventPair::record_start() {
   check(driver().event_record(static_cast<CUevent>(start_), nullptr), "cuEventRecord");
 }
 void EventPair::record_end() {
   check(driver().event_record(static_cast<CUevent>(end_), nullptr), "cuEventRecord");
 }
+void EventPair::wait_end() {
+  check(driver().event_synchronize(static_cast<CUevent>(end_)), "cuEventSynchronize");
+}
 double EventPair::elapsed_ms() {
-  const Driver& d = driver();
-  check(d.event_synchronize(static_cast<CUevent>(end_)), "cuEventSynchronize");
   float ms = 0;
-  check(d.event_elapsed(&ms, static_cast<CUevent>(start_), static_cast<CUevent>(end_)),
+  check(driver().event_elapsed(&ms, static_cast<CUevent>(start_), static_cast<CUevent>(end_)),
         "cuEventElapsedTime");
   return ms;
 }
@@ -187,11 +280,17 @@ bool available(std::string* why_not) {
 int device_count() { return 0; }
 std::string device_name(int) { throw EnvironmentError(kNoCuda); }
 std::string driver_version() { return ""; }
+long long l2_cache_bytes(int) { return 0; }
+std::string pci_bus_id(int) { return ""; }
 EventPair::EventPair(int) { throw EnvironmentError(kNoCuda); }
 EventPair::~EventPair() = default;
 void EventPair::synchronize_device() {}
+void EventPair::launch_blocker(unsigned long long) {}
+void EventPair::release_blocker() {}
+bool EventPair::blocker_timed_out() const { return false; }
 void EventPair::record_start() {}
 void EventPair::record_end() {}
+void EventPair::wait_end() {}
 double EventPair::elapsed_ms() { return 0; }
 
 #endif

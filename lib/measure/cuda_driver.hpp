@@ -20,7 +20,14 @@ std::string driver_version();
 // The NVIDIA kernel driver's release (e.g. "580.159.04") from /proc, or "" when absent.
 std::string kernel_driver_release();
 
-// Opaque event pair timer over the primary context of one device (used by the CUDA timer).
+// L2 cache size in bytes of device `index` (0 when unknown).
+long long l2_cache_bytes(int index);
+// PCI bus id ("0000:19:00.0") of device `index`, to find the same GPU in NVML.
+std::string pci_bus_id(int index);
+
+// Events, a blocking kernel and device-wide synchronisation on the primary context of one
+// device, for the CUDA timer. Everything goes to the legacy default stream, which is torch's
+// default current stream.
 class EventPair {
  public:
   explicit EventPair(int device_index);
@@ -28,13 +35,22 @@ class EventPair {
   EventPair(const EventPair&) = delete;
   EventPair& operator=(const EventPair&) = delete;
   void synchronize_device();
-  void record_start();  // on the legacy default stream
+  // Queues a kernel that spins until release_blocker() (or `timeout_ns`), so that the start
+  // event and the launches behind it reach the GPU together: launch latency leaves the sample.
+  void launch_blocker(unsigned long long timeout_ns);
+  void release_blocker();
+  [[nodiscard]] bool blocker_timed_out() const;
+  void record_start();
   void record_end();
-  double elapsed_ms();  // waits for the end event
+  void wait_end();      // host blocks until the end event has completed
+  double elapsed_ms();  // start -> end, after wait_end()
 
  private:
   void* start_ = nullptr;
   void* end_ = nullptr;
+  void* blocker_ = nullptr;                  // CUfunction
+  volatile unsigned int* host_flags_ = nullptr;  // [0] release, [1] timed out (host-mapped)
+  unsigned long long device_flags_ = 0;
 };
 
 }  // namespace kbench::cuda

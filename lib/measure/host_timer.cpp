@@ -9,11 +9,11 @@ namespace {
 class HostTimer final : public Timer {
  public:
   [[nodiscard]] std::string name() const override { return "host_clock"; }
-  double time_ms(const std::function<void()>& fn) override {
+  TimedSample time(const std::function<void()>& fn, bool) override {
     const auto start = std::chrono::steady_clock::now();
     fn();
     const auto end = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::milli>(end - start).count();
+    return {std::chrono::duration<double, std::milli>(end - start).count()};
   }
 };
 

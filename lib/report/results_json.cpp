@@ -27,11 +27,43 @@ nlohmann::json optional_number(const std::optional<double>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+nlohmann::json interval_json(const std::optional<Interval>& ci) {
+  return ci ? nlohmann::json::array({ci->low, ci->high}) : nlohmann::json(nullptr);
+}
+
 nlohmann::json measurement_json(const Measurement& m) {
-  return {{"timer", m.timer},           {"n", m.stats.n},
-          {"median_ms", m.stats.median}, {"mean_ms", m.stats.mean},
-          {"min_ms", m.stats.min},       {"max_ms", m.stats.max},
-          {"stdev_ms", m.stats.stdev},   {"samples_ms", m.samples_ms}};
+  const auto& s = m.stats;
+  return {{"timer", m.timer},
+          {"mode", m.mode},
+          {"statistic", m.statistic},
+          {"n", s.n},
+          {"median_ms", s.median},
+          {"median_ci_ms", interval_json(m.median_ci)},
+          {"mean_ms", s.mean},
+          {"min_ms", s.min},
+          {"p10_ms", s.p10},
+          {"p25_ms", s.p25},
+          {"p75_ms", s.p75},
+          {"p90_ms", s.p90},
+          {"max_ms", s.max},
+          {"stdev_ms", s.stdev},
+          {"cv", s.cv},
+          {"offstream_samples", m.offstream_samples},
+          {"discarded_samples", m.discarded_samples},
+          {"calls_per_sample", m.calls_per_sample},
+          {"warmup_calls", m.warmup_calls},
+          {"samples_ms", m.samples_ms},
+          {"rounds", m.rounds}};
+}
+
+nlohmann::json speedups_json(const JobResult& r) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [baseline, s] : r.speedups) {
+    out[baseline] = {{"value", s.value},
+                     {"ci", interval_json(s.ci)},
+                     {"verdict", s.verdict ? nlohmann::json(to_string(*s.verdict)) : nlohmann::json(nullptr)}};
+  }
+  return out;
 }
 
 nlohmann::json result_json(const JobResult& r) {
@@ -50,6 +82,8 @@ nlohmann::json result_json(const JobResult& r) {
           {"message", r.message},
           {"diagnostics", r.diagnostics},
           {"timings", timings},
+          {"protocol", r.protocol},
+          {"speedups", speedups_json(r)},
           {"speedup_vs_eager", optional_number(speedup_vs(r, "eager"))},
           {"speedup_vs_inductor", optional_number(speedup_vs(r, "inductor"))},
           {"wall_s", r.wall_s}};

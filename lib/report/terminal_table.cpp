@@ -12,7 +12,7 @@ namespace {
 std::string time_cell(const JobResult& r, const std::string& variant) {
   const auto it = r.timings.find(variant);
   if (it == r.timings.end()) return "-";
-  const double ms = it->second.stats.median;
+  const double ms = it->second.headline_ms();
   if (ms < 1) return fmt::format("{:.1f} us", ms * 1000);
   if (ms < 1000) return fmt::format("{:.3f} ms", ms);
   return fmt::format("{:.2f} s", ms / 1000);
@@ -24,9 +24,13 @@ std::string ratio(double x) {
   return fmt::format("{:.3g}x", x);
 }
 
+// "1.55x [1.53-1.57]": the point speedup and its 95% CI when there is one.
 std::string speedup_cell(const JobResult& r, const std::string& baseline) {
-  const auto s = speedup_vs(r, baseline);
-  return s ? ratio(*s) : "-";
+  const auto it = r.speedups.find(baseline);
+  if (it == r.speedups.end()) return "-";
+  const auto& s = it->second;
+  if (!s.ci) return ratio(s.value);
+  return fmt::format("{} [{:.2f}-{:.2f}]", ratio(s.value), s.ci->low, s.ci->high);
 }
 
 std::string shorten(const std::string& text, std::size_t width) {
@@ -76,8 +80,16 @@ std::string summary_line(const RunReport& report) {
   const SummaryMetrics m = compute_summary(report.results);
   auto geo = [](const std::optional<double>& g) { return g ? ratio(*g) : "n/a"; };
   std::string timer = "no timings";
-  for (const auto& r : report.results)
-    if (auto it = r.timings.find("candidate"); it != r.timings.end()) timer = it->second.timer;
+  int timed = 0, converged = 0;
+  for (const auto& r : report.results) {
+    if (auto it = r.timings.find("candidate"); it != r.timings.end())
+      timer = it->second.timer + ", " + it->second.mode + " mode";
+    if (r.protocol.contains("converged")) {
+      ++timed;
+      converged += r.protocol["converged"].get<bool>() ? 1 : 0;
+    }
+  }
+  if (timed) timer += fmt::format(", converged {}/{}", converged, timed);
   return fmt::format(
       "pass@1 {:.3f} ({}/{} correct, {} problems) | beats Inductor {} | geomean speedup vs "
       "Inductor {} | vs eager {} (over correct candidates; device {}, {})",

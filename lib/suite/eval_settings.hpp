@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "measure/timing_config.hpp"
+
 namespace kbench {
 
 struct EvalSettings {
@@ -12,8 +14,7 @@ struct EvalSettings {
   std::optional<double> atol;         // unset: per-dtype default (suite/tolerance.hpp)
   std::optional<double> rtol;
   int seeds = 3;                      // correctness trials, each with fresh inputs and weights
-  int warmup = 3;                     // untimed calls before timing
-  int trials = 20;                    // timed calls per variant (fixed protocol)
+  TimingConfig timing;                // the `timing:` block
   std::vector<std::string> baselines = {"eager", "inductor"};
   std::string inductor_mode = "default";  // torch.compile(mode=...)
   double timeout_s = 600;             // whole worker, compile included

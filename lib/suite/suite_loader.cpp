@@ -18,9 +18,9 @@ std::string SourceLocation::str() const {
 }
 
 const std::vector<std::string>& eval_setting_keys() {
-  static const std::vector<std::string> keys = {"dtype",    "atol",      "rtol",
-                                                "seeds",    "warmup",    "trials",
-                                                "baselines", "inductor_mode", "timeout_s"};
+  static const std::vector<std::string> keys = {"dtype",     "atol",          "rtol",
+                                                "seeds",     "timing",        "baselines",
+                                                "inductor_mode", "timeout_s"};
   return keys;
 }
 
@@ -147,8 +147,7 @@ class SuiteParser {
       (std::string(key) == "atol" ? settings.atol : settings.rtol) = value;
     }
     if (node["seeds"]) settings.seeds = as_int_at_least(node, "seeds", 1);
-    if (node["warmup"]) settings.warmup = as_int_at_least(node, "warmup", 0);
-    if (node["trials"]) settings.trials = as_int_at_least(node, "trials", 1);
+    if (node["timing"]) read_timing(node["timing"], settings.timing);
     if (node["inductor_mode"])
       settings.inductor_mode = as<std::string>(node["inductor_mode"], "a torch.compile mode");
     if (node["timeout_s"]) {
@@ -167,6 +166,43 @@ class SuiteParser {
                          join(kBaselines, ", ")));
       }
     }
+  }
+
+  void read_timing(const YAML::Node& node, TimingConfig& timing) const {
+    if (!node.IsMap()) fail(node, "`timing:` must be a mapping (see docs/suite-format.md)");
+    check_keys(node, timing_keys(), "timing");
+    if (node["mode"]) {
+      const auto name = as<std::string>(node["mode"], "a timing mode");
+      const auto mode = timing_mode_from_string(name);
+      if (!mode) {
+        const auto hint = closest_match(name, timing_mode_names());
+        fail(node["mode"], fmt::format("unknown timing mode '{}'{}; use one of: {}", name,
+                                       hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                                       join(timing_mode_names(), ", ")));
+      }
+      timing.mode = *mode;
+    }
+    if (node["target_ci"]) {
+      timing.target_ci = as_double(node["target_ci"]);
+      if (!(timing.target_ci > 0 && timing.target_ci < 1))
+        fail(node["target_ci"], "`target_ci` is a relative half-width, e.g. 0.005 for +-0.5%");
+    }
+    auto positive_seconds = [&](const char* key, std::optional<double>& out, bool allow_zero) {
+      if (!node[key]) return;
+      const double value = as_double(node[key]);
+      if (!(value > 0 || (allow_zero && value == 0)))
+        fail(node[key], fmt::format("`{}` must be {} seconds", key, allow_zero ? ">= 0" : "> 0"));
+      out = value;
+    };
+    positive_seconds("min_time_s", timing.min_time_s, true);
+    positive_seconds("max_time_s", timing.max_time_s, false);
+    positive_seconds("warmup_time_s", timing.warmup_time_s, true);
+    if (node["min_samples"]) timing.min_samples = as_int_at_least(node, "min_samples", 1);
+    if (node["max_samples"]) timing.max_samples = as_int_at_least(node, "max_samples", 1);
+    if (node["warmup"]) timing.warmup = as_int_at_least(node, "warmup", 0);
+    if (node["samples_per_round"])
+      timing.samples_per_round = as_int_at_least(node, "samples_per_round", 1);
+    if (node["input_sets"]) timing.input_sets = as_int_at_least(node, "input_sets", 1);
   }
 
   Problem read_problem(const YAML::Node& node, const EvalSettings& defaults,

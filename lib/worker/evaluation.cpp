@@ -5,14 +5,15 @@
 #include <pybind11/pybind11.h>
 
 #include <fstream>
+#include <map>
 #include <optional>
 
 #include "check/output_comparison.hpp"
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
-#include "measure/fixed_protocol.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
+#include "worker/timing_session.hpp"
 
 namespace py = pybind11;
 
@@ -53,10 +54,8 @@ class Evaluation {
       setup_torch();
       load_problem();
       for (int i = 0; i < job_.settings.seeds; ++i) trials_.push_back(make_trial(trial_seed(i)));
-      timer_ = make_timer();
-      // Reference outputs and baseline times exist before any candidate code is imported, so
-      // the candidate cannot tamper with either.
-      time_baselines(result);
+      // Reference outputs and baseline times exist before any candidate code is imported.
+      measure_baselines(result);
       load_candidate();
       for (auto& trial : trials_) check_candidate(trial);
       result.diagnostics["correctness"] = {{"seeds_checked", job_.settings.seeds},
@@ -64,7 +63,7 @@ class Evaluation {
                                            {"max_rel_error", max_rel_error_},
                                            {"atol", tolerance_.atol},
                                            {"rtol", tolerance_.rtol}};
-      time_variant(result, "candidate", timed_candidate_);
+      measure_with_candidate(result);
       result.status = Status::ok;
     } catch (const Verdict& verdict) {
       result.status = verdict.status;
@@ -89,6 +88,7 @@ class Evaluation {
       throw Verdict{Status::problem_error, "torch is not usable in the worker",
                     {{"traceback", describe_python_error(e)}}};
     }
+    timing_ = resolve_timing(job_.settings.timing, device_kind(job_.device));
     const Tolerance defaults = default_tolerance(job_.settings.dtype);
     tolerance_ = {job_.settings.atol.value_or(defaults.atol),
                   job_.settings.rtol.value_or(defaults.rtol)};
@@ -273,13 +273,6 @@ class Evaluation {
     if (!timed_candidate_) timed_candidate_ = candidate;
   }
 
-  std::unique_ptr<Timer> make_timer() const {
-    if (job_.device.rfind("cuda", 0) == 0)
-      return make_cuda_event_timer(py::int_(device_.attr("index").is_none() ? py::int_(0)
-                                                                            : device_.attr("index")));
-    return make_host_timer();
-  }
-
   // Compiles the reference with Inductor and checks it against the eager outputs; a baseline that
   // fails is noted and skipped, it never fails the candidate.
   std::optional<py::object> compile_inductor(const Trial& trial) {
@@ -298,32 +291,70 @@ class Evaluation {
     return std::nullopt;
   }
 
-  void time_variant(JobResult& result, const std::string& name, const py::object& callable) {
-    const FixedProtocol protocol{job_.settings.warmup, job_.settings.trials};
-    py::tuple args = fresh_copies(trials_.front().inputs);
+  // Input sets for timing, built like the correctness inputs under their own seeds, as many as
+  // memory allows (each variant holds its own clones of every set).
+  std::vector<py::list> build_timing_inputs() {
+    const std::size_t wanted = std::size_t(std::max(1, timing_.input_sets));
+    std::vector<py::list> sets = {trials_.front().inputs};
+    long long bytes = 0;
+    for (auto item : sets.front())
+      if (is_tensor(item)) bytes += to_tensor(item).nbytes();
+    const long long budget = job_.device.rfind("cuda", 0) == 0 ? (4LL << 30) : (256LL << 20);
+    const std::size_t affordable = std::size_t(std::max(1LL, budget / std::max(1LL, 3 * bytes)));
+    for (std::size_t i = 1; i < std::min(wanted, affordable); ++i)
+      sets.push_back(build_inputs(5000 + int(i)));
+    return sets;
+  }
+
+  // Baselines are compiled and measured before the candidate exists in this process: failing
+  // candidates still get baseline times, and the interleaved run can be checked against these.
+  void measure_baselines(JobResult& result) {
+    const auto& names = job_.settings.baselines;
+    auto wants = [&](const char* b) { return std::find(names.begin(), names.end(), b) != names.end(); };
+    if (wants("eager")) baselines_.push_back({"eager", trials_.front().model});
+    if (wants("inductor"))
+      if (auto compiled = compile_inductor(trials_.front())) baselines_.push_back({"inductor", *compiled});
+    session_ = std::make_unique<TimingSession>(job_, build_timing_inputs());
+    if (baselines_.empty() || timing_.mode == TimingMode::kernelbench) return;
+    ResolvedTiming quick = timing_;
+    quick.max_time_s = std::min(2.0, timing_.max_time_s / 4);
+    quick.target_ci = std::max(timing_.target_ci, 0.01);
     try {
-      Measurement m;
-      m.timer = timer_->name();
-      m.samples_ms = measure_fixed(*timer_, [&] { py::object out = callable(*args); }, protocol);
-      m.stats = summarize(m.samples_ms);
-      result.timings[name] = std::move(m);
+      const ProtocolRun run = session_->measure(baselines_, quick);
+      session_->store(run, quick, result);
+      for (const auto& [name, record] : run.variants)
+        if (!record.samples_ms.empty()) pre_import_median_[name] = summarize(record.samples_ms).median;
     } catch (const py::error_already_set& e) {
-      if (name == "candidate")
-        throw Verdict{candidate_fault_status(e, Status::runtime_error),
-                      "ModelNew.forward raised during timing",
-                      {{"traceback", describe_python_error(e)}}};
-      baseline_notes_[name]["error"] = describe_python_error(e, 2000);
+      throw Verdict{Status::problem_error, "a baseline failed while being timed",
+                    {{"traceback", describe_python_error(e)}}};
     }
   }
 
-  void time_baselines(JobResult& result) {
-    const auto& baselines = job_.settings.baselines;
-    auto wants = [&](const char* b) {
-      return std::find(baselines.begin(), baselines.end(), b) != baselines.end();
-    };
-    if (wants("eager")) time_variant(result, "eager", trials_.front().model);
-    if (wants("inductor"))
-      if (auto compiled = compile_inductor(trials_.front())) time_variant(result, "inductor", *compiled);
+  void measure_with_candidate(JobResult& result) {
+    std::vector<NamedCallable> variants = {{"candidate", timed_candidate_}};
+    variants.insert(variants.end(), baselines_.begin(), baselines_.end());
+    ProtocolRun run;
+    try {
+      run = session_->measure(variants, timing_);
+    } catch (const py::error_already_set& e) {
+      throw Verdict{candidate_fault_status(e, Status::runtime_error),
+                    "ModelNew.forward raised during timing", {{"traceback", describe_python_error(e)}}};
+    }
+    result.timings.clear();
+    session_->store(run, timing_, result);
+    nlohmann::json pre = nlohmann::json::object();
+    for (const auto& [name, median] : pre_import_median_) {
+      pre[name] = median;
+      // A baseline that got much slower once the candidate was imported suggests tampering
+      // (e.g. a monkeypatched torch op); flag it for review.
+      const auto it = run.variants.find(name);
+      if (it == run.variants.end() || it->second.samples_ms.empty()) continue;
+      const double after = summarize(it->second.samples_ms).median;
+      if (after > 1.10 * median && after - median > 0.02)
+        result.diagnostics["flags"].push_back(fmt::format(
+            "baseline_slowed_after_candidate_import: {} {:.4g} ms -> {:.4g} ms", name, median, after));
+    }
+    if (!pre.empty()) result.protocol["pre_import_median_ms"] = pre;
   }
 
   const Job& job_;
@@ -334,7 +365,10 @@ class Evaluation {
   py::module_ candidate_module_;
   py::object timed_candidate_;
   std::vector<Trial> trials_;
-  std::unique_ptr<Timer> timer_;
+  ResolvedTiming timing_;
+  std::unique_ptr<TimingSession> session_;
+  std::vector<NamedCallable> baselines_;
+  std::map<std::string, double> pre_import_median_;
   Tolerance tolerance_;
   double max_abs_error_ = 0;
   double max_rel_error_ = 0;

@@ -21,13 +21,17 @@ inline JobResult sample_result(const std::string& problem, const std::string& ca
     if (samples.empty()) return;
     Measurement m;
     m.timer = "host_clock";
+    m.mode = "cold";
     m.samples_ms = samples;
-    m.stats = summarize(samples);
+    m.rounds.assign(samples.size(), 0);
+    for (std::size_t i = 0; i < samples.size(); ++i) m.rounds[i] = int(i);  // one sample a round
     r.timings[name] = m;
   };
   add("candidate", candidate_ms);
   add("eager", eager_ms);
   add("inductor", inductor_ms);
+  if (!r.timings.empty()) r.protocol = {{"mode", "cold"}, {"converged", true}, {"rounds", 3}};
+  derive_statistics(r);
   if (status == Status::mismatch) r.message = "seed 1000: output 0: 3 of 4 elements differ";
   if (status == Status::crashed)
     r.message = "worker killed by signal 11 (Segmentation fault); the worker delivered no result";

@@ -32,7 +32,7 @@ TEST_CASE("a schema error in a suite exits 2 with file:line:col") {
   const auto file = kbench::test::kDataDir / "suites" / "bad_key.yaml";
   const auto out = run_kbench("run " + file.string());
   CHECK(out.exit_code == 2);
-  CHECK(out.output.find(file.string() + ":5:3: unknown key 'trails'") != std::string::npos);
+  CHECK(out.output.find(file.string() + ":5:3: unknown key 'sedes'") != std::string::npos);
 }
 
 TEST_CASE("an unwritable output path fails before any work") {

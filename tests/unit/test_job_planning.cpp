@@ -57,14 +57,17 @@ TEST_CASE("jobs round-trip through JSON") {
   job.candidate = "c.py";
   job.candidate_file = "/x/c.py";
   job.device = "cuda:0";
-  job.settings.trials = 9;
+  job.settings.timing.min_samples = 9;
+  job.settings.timing.mode = TimingMode::hot;
   job.settings.atol = 0.1;
   job.size_overrides = {{"N", 3}};
   const Job back = job_from_json(to_json(job));
   CHECK(back.problem_id == "p");
   CHECK(back.level == 2);
   CHECK(back.device == "cuda:0");
-  CHECK(back.settings.trials == 9);
+  CHECK(*back.settings.timing.min_samples == 9);
+  CHECK(back.settings.timing.mode == TimingMode::hot);
+  CHECK(*back.settings.timing.max_time_s == 8.0);  // resolved for cuda on the way out
   CHECK(*back.settings.atol == 0.1);
   CHECK(!back.settings.rtol);
   CHECK(back.size_overrides["N"] == 3);

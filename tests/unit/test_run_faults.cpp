@@ -53,7 +53,7 @@ TEST_CASE("every fault becomes a status and the run goes on") {
   CHECK(status("add_one_hang/infinite_loop.py") == "timeout");
   // After all of that, honest work still runs and is timed.
   CHECK(status("add_one_after/add_one_ok.py") == "ok");
-  CHECK(by_candidate.at("add_one_after/add_one_ok.py")["timings"]["candidate"]["n"] == 3);
+  CHECK(by_candidate.at("add_one_after/add_one_ok.py")["timings"]["candidate"]["n"] >= 3);
 }
 
 namespace {

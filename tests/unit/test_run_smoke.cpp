@@ -44,7 +44,8 @@ TEST_CASE("the smoke suite runs on the CPU: honest candidates ok, the wrong one 
     CHECK(r["status"] == "ok");
     for (const char* variant : {"candidate", "eager", "inductor"}) {
       CHECK(r["timings"][variant]["timer"] == "host_clock");
-      CHECK(r["timings"][variant]["n"] == 20);
+      CHECK(r["timings"][variant]["n"] >= 10);
+      CHECK(r["timings"][variant]["mode"] == "cold");
       CHECK(r["timings"][variant]["median_ms"].get<double>() > 0);
     }
     CHECK(r["speedup_vs_eager"].get<double>() > 0);

@@ -41,7 +41,7 @@ TEST_CASE("defaults, overrides and sizes are read") {
   TempDir dir;
   dir.write("p.py", "");
   const auto file = dir.write("suite.yaml", R"(suite: s
-defaults: {dtype: float16, seeds: 5, trials: 7, baselines: [eager], atol: 0.5}
+defaults: {dtype: float16, seeds: 5, timing: {mode: hot, min_samples: 7}, baselines: [eager], atol: 0.5}
 candidates: c/{id}.py
 problems:
   - id: a
@@ -49,13 +49,16 @@ problems:
     level: 2
     tags: [x, y]
     sizes: {cpu: {N: 8, SCALE: 0.5}}
-    overrides: {trials: 3, rtol: 0.25}
+    overrides: {timing: {min_samples: 3, target_ci: 0.01}, rtol: 0.25}
 )");
   const Suite suite = load_suite(file);
   const auto& p = suite.problems.at(0);
   CHECK(p.settings.dtype == "float16");
   CHECK(p.settings.seeds == 5);
-  CHECK(p.settings.trials == 3);
+  CHECK(*p.settings.timing.min_samples == 3);
+  CHECK(p.settings.timing.target_ci == 0.01);
+  // Override blocks replace only the fields they name.
+  CHECK(p.settings.timing.mode == TimingMode::hot);
   CHECK(*p.settings.atol == 0.5);
   CHECK(*p.settings.rtol == 0.25);
   CHECK(p.settings.baselines == std::vector<std::string>{"eager"});
@@ -72,9 +75,9 @@ TEST_CASE("schema errors point at file:line:col and say what to do") {
   const std::string prefix = (dir.path() / "suite.yaml").string() + ":";
 
   SECTION("unknown key with a did-you-mean hint") {
-    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults:\n  trails: 5\nproblems:\n  - {id: a, file: p.py}\n");
-    CHECK(error.find(prefix + "4:3: unknown key 'trails'") == 0);
-    CHECK(error.find("did you mean 'trials'") != std::string::npos);
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults:\n  sedes: 5\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "4:3: unknown key 'sedes'") == 0);
+    CHECK(error.find("did you mean 'seeds'") != std::string::npos);
   }
   SECTION("missing problem file") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\nproblems:\n  - id: a\n    file: nope.py\n");
@@ -97,6 +100,10 @@ TEST_CASE("schema errors point at file:line:col and say what to do") {
   SECTION("unknown dtype") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {dtype: float8}\nproblems:\n  - {id: a, file: p.py}\n");
     CHECK(error.find(prefix + "3:19: unknown dtype 'float8'") == 0);
+  }
+  SECTION("unknown timing mode") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {timing: {mode: colt}}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:27: unknown timing mode 'colt' (did you mean 'cold'?)") == 0);
   }
   SECTION("unknown baseline") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {baselines: [eager, inductr]}\nproblems:\n  - {id: a, file: p.py}\n");

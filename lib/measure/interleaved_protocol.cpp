@@ -1,0 +1,147 @@
+#include "measure/interleaved_protocol.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "measure/confidence.hpp"
+
+namespace kbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// One sample of `variant` on `input_set`, per the mode.
+TimedSample take_sample(Timer& timer, const ProtocolVariant& variant, int input_set, TimingMode mode,
+                        int calls_per_sample, const ProtocolHooks& hooks) {
+  if (mode == TimingMode::hot) {
+    TimedSample s = timer.time(
+        [&] {
+          for (int i = 0; i < calls_per_sample; ++i) variant.call(input_set);
+        },
+        false);
+    s.ms /= calls_per_sample;
+    return s;
+  }
+  if (hooks.flush && mode != TimingMode::graph) hooks.flush();
+  return timer.time([&] { variant.call(input_set); }, true);
+}
+
+}  // namespace
+
+double relative_ci_half_width(const std::vector<double>& samples) {
+  if (samples.size() < 2) return INFINITY;
+  const Interval ci = median_order_statistic_ci(samples);
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  return median > 0 ? (ci.high - ci.low) / 2 / median : INFINITY;
+}
+
+ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& variants,
+                            const ResolvedTiming& timing, const ProtocolHooks& hooks) {
+  ProtocolRun run;
+  const auto start = Clock::now();
+  const int sets = std::max(1, timing.input_sets);
+
+  // Warmup after compilation: by count and by time, untimed, exercising flush and blocker.
+  for (const auto& v : variants) {
+    auto& record = run.variants[v.name];
+    const auto warm_start = Clock::now();
+    std::vector<double> estimates;
+    while (record.warmup_calls < timing.warmup || seconds_since(warm_start) < timing.warmup_time_s) {
+      estimates.push_back(take_sample(timer, v, record.warmup_calls % sets, TimingMode::cold, 1, hooks).ms);
+      ++record.warmup_calls;
+      if (seconds_since(start) > timing.max_time_s / 2) break;  // a very slow variant
+    }
+    record.warmup_s = seconds_since(warm_start);
+    if (timing.mode == TimingMode::hot && !estimates.empty()) {
+      // Enough back-to-back calls that a batch lasts ~1 ms, so event resolution is negligible.
+      std::sort(estimates.begin(), estimates.end());
+      const double per_call = std::max(estimates[estimates.size() / 2], 1e-4);
+      record.calls_per_sample = std::clamp(int(std::ceil(1.0 / per_call)), 1, 100);
+    }
+  }
+
+  auto done = [&](std::string* reason) {
+    bool all_converged = run.rounds >= 3;
+    bool any_full = false;
+    for (const auto& [name, r] : run.variants) {
+      const double measured_s =
+          std::accumulate(r.samples_ms.begin(), r.samples_ms.end(), 0.0) / 1000 * r.calls_per_sample;
+      all_converged = all_converged && int(r.samples_ms.size()) >= timing.min_samples &&
+                      measured_s >= timing.min_time_s &&
+                      relative_ci_half_width(r.samples_ms) <= timing.target_ci;
+      any_full = any_full || int(r.samples_ms.size()) >= timing.max_samples;
+    }
+    if (all_converged) {
+      *reason = "converged";
+      return true;
+    }
+    if (any_full) {
+      *reason = "max_samples";
+      return true;
+    }
+    if (seconds_since(start) >= timing.max_time_s) {
+      *reason = "max_time";
+      return true;
+    }
+    return false;
+  };
+
+  std::string reason;
+  while (!done(&reason)) {
+    // Rotate which variant goes first, so no variant is always measured right after another.
+    for (std::size_t k = 0; k < variants.size(); ++k) {
+      const auto& v = variants[(k + std::size_t(run.rounds)) % variants.size()];
+      auto& record = run.variants[v.name];
+      for (int i = 0; i < timing.samples_per_round; ++i) {
+        const int input_set = int(record.samples_ms.size() + std::size_t(record.discarded_samples)) % sets;
+        const TimedSample s = take_sample(timer, v, input_set, timing.mode, record.calls_per_sample, hooks);
+        if (!s.valid) {
+          ++record.discarded_samples;
+          continue;
+        }
+        record.samples_ms.push_back(s.ms);
+        record.rounds.push_back(run.rounds);
+        if (s.offstream) ++record.offstream_samples;
+      }
+    }
+    ++run.rounds;
+    if (hooks.on_round) hooks.on_round();
+  }
+  run.converged = reason == "converged";
+  run.stop_reason = reason;
+  run.wall_s = seconds_since(start);
+  return run;
+}
+
+ProtocolRun run_kernelbench_style(Timer& timer, const std::vector<ProtocolVariant>& variants,
+                                  const ProtocolHooks& hooks) {
+  ProtocolRun run;
+  const auto start = Clock::now();
+  for (const auto& v : variants) {
+    auto& record = run.variants[v.name];
+    for (int i = 0; i < 3; ++i) v.call(0);
+    record.warmup_calls = 3;
+    for (int i = 0; i < 100; ++i) {
+      if (hooks.flush) hooks.flush();
+      const TimedSample s = timer.time([&] { v.call(0); }, false);
+      record.samples_ms.push_back(s.ms);
+      record.rounds.push_back(0);
+      if (s.offstream) ++record.offstream_samples;
+    }
+  }
+  run.rounds = 1;
+  run.converged = true;
+  run.stop_reason = "fixed";
+  run.wall_s = seconds_since(start);
+  return run;
+}
+
+}  // namespace kbench

@@ -1,0 +1,54 @@
+#pragma once
+// The measurement protocol: variants (candidate, eager, Inductor) timed in alternation, in
+// rounds, until every median is known to the target precision or a cap is hit. Alternation
+// makes drift and order effects hit all variants alike, so they cancel in the speedups.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "measure/timer.hpp"
+#include "measure/timing_config.hpp"
+
+namespace kbench {
+
+struct ProtocolVariant {
+  std::string name;
+  std::function<void(int input_set)> call;  // one call on the given pre-built input set
+};
+
+struct VariantRecord {
+  std::vector<double> samples_ms;  // per call (hot mode: batch time / calls per batch)
+  std::vector<int> rounds;         // round of each sample
+  int offstream_samples = 0;       // samples whose device work outlived the end event
+  int discarded_samples = 0;       // blocking kernel timed out; sample dropped
+  int calls_per_sample = 1;        // hot mode batches
+  int warmup_calls = 0;
+  double warmup_s = 0;
+};
+
+struct ProtocolRun {
+  std::map<std::string, VariantRecord> variants;
+  int rounds = 0;
+  bool converged = false;
+  std::string stop_reason;  // "converged", "max_time", "max_samples"
+  double wall_s = 0;
+};
+
+struct ProtocolHooks {
+  std::function<void()> flush;     // cold mode: before every sample, outside the interval
+  std::function<void()> on_round;  // after every round (clock readings)
+};
+
+// Relative half-width of the order-statistic 95% CI of the median; the stopping criterion.
+double relative_ci_half_width(const std::vector<double>& samples);
+
+ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& variants,
+                            const ResolvedTiming& timing, const ProtocolHooks& hooks);
+
+// KernelBench's cuda_event protocol, reimplemented for comparison: per variant, one after the
+// other, 3 warmups, then 100 trials of sync -> flush -> event -> call -> event -> sync.
+ProtocolRun run_kernelbench_style(Timer& timer, const std::vector<ProtocolVariant>& variants,
+                                  const ProtocolHooks& hooks);
+
+}  // namespace kbench

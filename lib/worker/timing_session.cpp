@@ -1,0 +1,158 @@
+#include "worker/timing_session.hpp"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+#include <pybind11/eval.h>
+
+#include <algorithm>
+
+#include "measure/cuda_driver.hpp"
+#include "worker/python_runtime.hpp"
+#include "worker/tensor_bridge.hpp"
+
+namespace py = pybind11;
+
+namespace kbench {
+namespace {
+
+constexpr long long kKernelBenchFlushBytes = 256LL << 20;
+
+int cuda_index(const std::string& device) {
+  const auto colon = device.find(':');
+  return colon == std::string::npos ? 0 : std::stoi(device.substr(colon + 1));
+}
+
+py::tuple clone_inputs(const py::list& inputs) {
+  py::tuple copies(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    copies[i] = is_tensor(inputs[i]) ? inputs[i].attr("clone")() : inputs[i];
+  return copies;
+}
+
+// Captures `fn(*args)` into a CUDA graph (torch.cuda.graph, after a side-stream warmup as torch
+// requires); returns None when the callable cannot be captured.
+py::object capture_graph(const py::object& fn, const py::tuple& args) {
+  py::dict scope;
+  scope["fn"] = fn;
+  scope["args"] = args;
+  py::exec(R"(
+import torch
+graph = None
+try:
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2):
+            fn(*args)
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        fn(*args)
+    torch.cuda.synchronize()
+    graph = g
+except Exception as error:
+    graph_error = repr(error)[:300]
+)", scope);
+  return scope["graph"];
+}
+
+}  // namespace
+
+TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets)
+    : job_(job), input_sets_(std::move(input_sets)) {
+  cuda_ = device_kind(job.device) == "cuda";
+  if (!cuda_) {
+    timer_ = make_host_timer();
+  } else {
+    const int index = cuda_index(job.device);
+    timer_ = make_cuda_event_timer(index);
+    const ResolvedTiming t = resolve_timing(job.settings.timing, "cuda");
+    if (t.mode == TimingMode::kernelbench) {
+      flush_bytes_ = kKernelBenchFlushBytes;
+    } else if (t.mode != TimingMode::hot) {
+      // At least twice the L2, and never less than the 256 MiB others use.
+      flush_bytes_ = std::max(2 * cuda::l2_cache_bytes(index), kKernelBenchFlushBytes);
+    }
+    if (flush_bytes_ > 0)
+      flush_buffer_ = at::empty({flush_bytes_}, at::TensorOptions().dtype(at::kByte).device(job.device));
+    monitor_ = std::make_unique<GpuMonitor>(cuda::pci_bus_id(index));
+    if (!monitor_->available()) notes_["clocks"] = monitor_->unavailable_reason();
+  }
+  timer_name_ = timer_->name();
+  // The cost of an empty timed region: what no measurement can go below.
+  std::vector<double> empty;
+  for (int i = 0; i < 21; ++i) empty.push_back(timer_->time([] {}, cuda_).ms);
+  std::nth_element(empty.begin(), empty.begin() + 10, empty.end());
+  empty_overhead_ms_ = empty[10];
+}
+
+std::function<void(int)> TimingSession::make_call(const py::object& callable,
+                                                  const ResolvedTiming& timing,
+                                                  const std::string& name) {
+  std::vector<py::tuple> sets;
+  for (const auto& inputs : input_sets_) sets.push_back(clone_inputs(inputs));
+  for (const auto& s : sets) keep_alive_.push_back(s);
+  if (timing.mode == TimingMode::graph && cuda_) {
+    std::vector<py::object> graphs;
+    for (const auto& args : sets) {
+      py::object graph = capture_graph(callable, args);
+      if (graph.is_none()) {
+        notes_["graph_capture_failed"].push_back(name);
+        graphs.clear();
+        break;
+      }
+      graphs.push_back(graph);
+    }
+    if (!graphs.empty()) {
+      for (const auto& g : graphs) keep_alive_.push_back(g);
+      return [graphs](int set) { graphs[std::size_t(set) % graphs.size()].attr("replay")(); };
+    }
+  }
+  return [callable, sets](int set) { py::object out = callable(*sets[std::size_t(set) % sets.size()]); };
+}
+
+ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants,
+                                   const ResolvedTiming& timing) {
+  std::vector<ProtocolVariant> protocol_variants;
+  for (const auto& [name, callable] : variants)
+    protocol_variants.push_back({name, make_call(callable, timing, name)});
+  ProtocolHooks hooks;
+  if (flush_buffer_.defined()) hooks.flush = [this] { flush_buffer_.zero_(); };
+  if (monitor_ && monitor_->available()) hooks.on_round = [this] { readings_.push_back(monitor_->read()); };
+  if (timing.mode == TimingMode::kernelbench) return run_kernelbench_style(*timer_, protocol_variants, hooks);
+  return run_interleaved(*timer_, protocol_variants, timing, hooks);
+}
+
+void TimingSession::store(const ProtocolRun& run, const ResolvedTiming& timing, JobResult& result) const {
+  for (const auto& [name, record] : run.variants) {
+    if (record.samples_ms.empty()) continue;
+    Measurement m;
+    m.timer = timer_name_;
+    m.mode = to_string(timing.mode);
+    m.statistic = timing.mode == TimingMode::kernelbench ? "mean" : "median";
+    m.samples_ms = record.samples_ms;
+    m.rounds = record.rounds;
+    m.offstream_samples = record.offstream_samples;
+    m.discarded_samples = record.discarded_samples;
+    m.calls_per_sample = record.calls_per_sample;
+    m.warmup_calls = record.warmup_calls;
+    result.timings[name] = std::move(m);
+  }
+  nlohmann::json protocol = {{"mode", to_string(timing.mode)},
+                             {"timer", timer_name_},
+                             {"rounds", run.rounds},
+                             {"converged", run.converged},
+                             {"stop_reason", run.stop_reason},
+                             {"wall_s", run.wall_s},
+                             {"target_ci", timing.target_ci},
+                             {"samples_per_round", timing.samples_per_round},
+                             {"input_sets", int(input_sets_.size())},
+                             {"flush_bytes", flush_bytes_},
+                             {"empty_overhead_ms", empty_overhead_ms_}};
+  if (monitor_ && monitor_->available())
+    protocol["clocks"] = summarize_clocks(readings_, monitor_->max_sm_clock_mhz());
+  if (!notes_.empty()) protocol["notes"] = notes_;
+  result.protocol.update(protocol);
+}
+
+}  // namespace kbench

@@ -1,0 +1,55 @@
+#pragma once
+// Inside a worker: times named Python callables on pre-built input sets with the job's protocol
+// (measure/interleaved_protocol.hpp), owning the timer, the L2-flush buffer and the clock
+// monitor. The caller decides what to time and when.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
+
+#include "exec/job.hpp"
+#include "exec/job_result.hpp"
+#include "measure/gpu_monitor.hpp"
+#include "measure/interleaved_protocol.hpp"
+#include "measure/timer.hpp"
+
+namespace kbench {
+
+using NamedCallable = std::pair<std::string, pybind11::object>;
+
+class TimingSession {
+ public:
+  // `input_sets`: pristine inputs, one list per set; every variant gets its own clones.
+  TimingSession(const Job& job, std::vector<pybind11::list> input_sets);
+
+  // Runs the protocol over `variants` (graph mode captures each where it can).
+  ProtocolRun measure(const std::vector<NamedCallable>& variants, const ResolvedTiming& timing);
+
+  // Copies a run's samples into result.timings and describes the protocol in result.protocol.
+  void store(const ProtocolRun& run, const ResolvedTiming& timing, JobResult& result) const;
+
+  [[nodiscard]] const std::string& timer_name() const { return timer_name_; }
+
+ private:
+  std::function<void(int)> make_call(const pybind11::object& callable, const ResolvedTiming& timing,
+                                     const std::string& name);
+
+  const Job& job_;
+  std::vector<pybind11::list> input_sets_;
+  std::unique_ptr<Timer> timer_;
+  std::string timer_name_;
+  bool cuda_ = false;
+  at::Tensor flush_buffer_;
+  long long flush_bytes_ = 0;
+  std::unique_ptr<GpuMonitor> monitor_;
+  std::vector<ClockReading> readings_;
+  double empty_overhead_ms_ = 0;
+  std::vector<pybind11::object> keep_alive_;  // clones and graphs the calls refer to
+  nlohmann::json notes_ = nlohmann::json::object();
+};
+
+}  // namespace kbench

@@ -1,0 +1,151 @@
+// The protocol with a scripted timer: stopping rule, caps, interleaving, warmup, modes.
+#include <map>
+#include <random>
+
+#include "catch.hpp"
+#include "measure/interleaved_protocol.hpp"
+
+using namespace kbench;
+
+namespace {
+// The "time" of a call is whatever the variant being called reports; the timer just returns it.
+struct Scripted {
+  std::string current;
+  std::vector<std::string> order;  // every sampled call, in order
+  std::map<std::string, std::function<double(int)>> time_of;  // by variant, given its call count
+  std::map<std::string, int> calls;
+  int flushes = 0;
+};
+
+class ScriptedTimer final : public Timer {
+ public:
+  explicit ScriptedTimer(Scripted& s) : s_(s) {}
+  [[nodiscard]] std::string name() const override { return "scripted"; }
+  TimedSample time(const std::function<void()>& fn, bool) override {
+    fn();
+    s_.order.push_back(s_.current);
+    return {s_.time_of[s_.current](s_.calls[s_.current]++)};
+  }
+  Scripted& s_;
+};
+
+std::vector<ProtocolVariant> variants_of(Scripted& s, std::vector<std::string> names) {
+  std::vector<ProtocolVariant> v;
+  for (const auto& n : names) v.push_back({n, [&s, n](int) { s.current = n; }});
+  return v;
+}
+
+ResolvedTiming quick_timing() {
+  ResolvedTiming t;
+  t.mode = TimingMode::cold;
+  t.target_ci = 0.005;
+  t.min_samples = 20;
+  t.max_samples = 10000;
+  t.min_time_s = 0;
+  t.max_time_s = 5;
+  t.warmup = 2;
+  t.warmup_time_s = 0;
+  t.samples_per_round = 5;
+  t.input_sets = 3;
+  return t;
+}
+}  // namespace
+
+TEST_CASE("stable variants converge after the minimum and rounds alternate") {
+  Scripted s;
+  std::mt19937_64 rng(1);
+  std::normal_distribution<double> noise(0, 0.001);
+  s.time_of["a"] = [&](int) { return 1.0 + noise(rng); };
+  s.time_of["b"] = [&](int) { return 2.0 + noise(rng); };
+  ScriptedTimer timer(s);
+  ProtocolHooks hooks;
+  hooks.flush = [&] { ++s.flushes; };
+  const auto run = run_interleaved(timer, variants_of(s, {"a", "b"}), quick_timing(), hooks);
+  CHECK(run.converged);
+  CHECK(run.stop_reason == "converged");
+  CHECK(run.rounds == 4);  // 20 samples at 5 a round
+  CHECK(run.variants.at("a").samples_ms.size() == 20);
+  CHECK(run.variants.at("a").warmup_calls == 2);
+  CHECK(run.variants.at("a").rounds.front() == 0);
+  CHECK(run.variants.at("a").rounds.back() == 3);
+  // Cold mode flushes before every call, warmup included: (2 + 20) x 2.
+  CHECK(s.flushes == 44);
+  // After warmup (a a b b): round 0 is a x5 then b x5, round 1 starts with b.
+  CHECK(s.order[4] == "a");
+  CHECK(s.order[9] == "b");
+  CHECK(s.order[14] == "b");
+  CHECK(s.order[19] == "a");
+}
+
+TEST_CASE("a noisy variant runs until the time cap and is not converged") {
+  Scripted s;
+  std::mt19937_64 rng(2);
+  std::lognormal_distribution<double> heavy(0, 1.0);
+  s.time_of["noisy"] = [&](int) { return heavy(rng); };
+  ScriptedTimer timer(s);
+  auto timing = quick_timing();
+  timing.max_samples = 60;
+  const auto run = run_interleaved(timer, variants_of(s, {"noisy"}), timing, {});
+  CHECK(!run.converged);
+  CHECK(run.stop_reason == "max_samples");
+  CHECK(run.variants.at("noisy").samples_ms.size() == 60);
+}
+
+TEST_CASE("input sets rotate across samples") {
+  Scripted s;
+  std::vector<int> sets;
+  s.time_of["a"] = [](int) { return 1.0; };
+  ScriptedTimer timer(s);
+  std::vector<ProtocolVariant> v = {{"a", [&](int set) {
+                                        s.current = "a";
+                                        sets.push_back(set);
+                                      }}};
+  run_interleaved(timer, v, quick_timing(), {});
+  REQUIRE(sets.size() >= 9);
+  CHECK(sets[2] == 0);  // after 2 warmups (sets 0, 1), samples start at 0 again
+  CHECK(sets[3] == 1);
+  CHECK(sets[4] == 2);
+  CHECK(sets[5] == 0);
+}
+
+TEST_CASE("hot mode batches calls so a sample lasts about 1 ms, and reports per call") {
+  Scripted s;
+  int calls = 0;
+  s.time_of["tiny"] = [](int) { return 0.05; };  // per timed region, see below
+  ScriptedTimer timer(s);
+  std::vector<ProtocolVariant> v = {{"tiny", [&](int) {
+                                       s.current = "tiny";
+                                       ++calls;
+                                     }}};
+  auto timing = quick_timing();
+  timing.mode = TimingMode::hot;
+  const auto run = run_interleaved(timer, v, timing, {});
+  const auto& r = run.variants.at("tiny");
+  CHECK(r.calls_per_sample == 20);  // 1 ms / 0.05 ms
+  CHECK(r.samples_ms.front() == Catch::Approx(0.05 / 20));
+}
+
+TEST_CASE("the KernelBench-style protocol: 3 warmups, 100 flushed trials, one variant after another") {
+  Scripted s;
+  s.time_of["a"] = [](int) { return 1.0; };
+  s.time_of["b"] = [](int) { return 2.0; };
+  ScriptedTimer timer(s);
+  ProtocolHooks hooks;
+  hooks.flush = [&] { ++s.flushes; };
+  const auto run = run_kernelbench_style(timer, variants_of(s, {"a", "b"}), hooks);
+  CHECK(run.variants.at("a").samples_ms.size() == 100);
+  CHECK(s.flushes == 200);
+  CHECK(s.order.front() == "a");
+  CHECK(s.order[99] == "a");
+  CHECK(s.order[100] == "b");
+}
+
+TEST_CASE("relative CI half-width shrinks with more samples") {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> d(10, 0.5);
+  std::vector<double> few, many;
+  for (int i = 0; i < 20; ++i) few.push_back(d(rng));
+  for (int i = 0; i < 2000; ++i) many.push_back(d(rng));
+  CHECK(relative_ci_half_width(many) < relative_ci_half_width(few));
+  CHECK(relative_ci_half_width({1.0}) == INFINITY);
+}
