@@ -2,6 +2,9 @@
 # On the GPU machine (no network; packages come from the image): build, run the tests, run the
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
+# KBENCH_DEVICE_STAGES selects stages (default: build,tests,smoke,timing,bench); the build
+# always runs (a no-op when up to date). Each device call is capped at 10 minutes, so a full
+# pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUTDIR="${1:-${OUT:-/tmp}}"
@@ -10,6 +13,8 @@ PYTHON="${KBENCH_PYTHON:-$(command -v python3)}"
 mkdir -p "$OUTDIR"
 export PYTHONUNBUFFERED=1
 status=0
+STAGES=",${KBENCH_DEVICE_STAGES:-tests,smoke,timing,bench},"
+want() { [[ "$STAGES" == *",$1,"* ]]; }
 step() { printf '\n=== %s\n' "$*"; }
 
 step "environment"
@@ -24,14 +29,18 @@ cmake --build "$BUILD" --parallel "$(nproc)" > "$OUTDIR/build.log" 2>&1 || { gre
 build_s=$(( $(date +%s) - start ))
 echo "built in ${build_s} s"
 
-step "tests (ctest; the CPU smoke run is left to CI)"
+ctest_rc=skipped tests_s=0 smoke_rc=skipped smoke_s=0
+if want tests; then
+step "tests (ctest; the CPU end-to-end runs are left to CI)"
 start=$(date +%s)
-(cd "$BUILD" && ctest --output-on-failure --parallel 4 -E test_run_smoke) > "$OUTDIR/ctest.log" 2>&1
+(cd "$BUILD" && ctest --output-on-failure --parallel 8 -LE e2e) > "$OUTDIR/ctest.log" 2>&1
 ctest_rc=$?
 tests_s=$(( $(date +%s) - start ))
 tail -15 "$OUTDIR/ctest.log"
 [ $ctest_rc -eq 0 ] || status=1
+fi
 
+if want smoke; then
 step "smoke suite on cuda"
 start=$(date +%s)
 "$BUILD/bin/kbench" run "$ROOT/configs/suites/smoke.yaml" --device cuda -o "$OUTDIR/smoke-cuda.json" \
@@ -56,11 +65,62 @@ print("\n".join(bad) if bad else f'all {len(doc["results"])} statuses as expecte
 sys.exit(1 if bad else 0)
 PY
 
+fi
+
+if want timing; then
+step "GPU timing checks (side-stream candidate, A/A copy)"
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/gpu_timing.yaml" --device cuda -q -o "$OUTDIR/gpu-timing.json" \
+  > "$OUTDIR/gpu-timing.txt" 2>&1
+"$PYTHON" - "$OUTDIR/gpu-timing.json" <<'PY' || status=1
+import json, sys
+r = {x["problem"]: x for x in json.load(open(sys.argv[1]))["results"]}
+side, copy = r["matmul_side_stream"], r["matmul_copy"]
+problems = []
+if side["status"] != "ok":
+    problems.append(f"side-stream candidate: {side['status']} {side['message'][:200]}")
+else:
+    s = side["speedups"]["eager"]["value"]
+    flagged = side["timings"]["candidate"]["offstream_samples"]
+    print(f"side-stream candidate: speedup vs eager {s:.3f}, off-stream samples {flagged}/{side['timings']['candidate']['n']}")
+    if s > 1.2: problems.append(f"side-stream work under-reported: speedup {s:.2f}")
+    if flagged == 0: problems.append("side-stream samples not flagged")
+if copy["status"] != "ok":
+    problems.append(f"A/A copy: {copy['status']}")
+else:
+    sp = copy["speedups"]["eager"]
+    print(f"A/A copy of matmul: speedup {sp['value']:.4f} CI {sp['ci']} verdict {sp['verdict']}")
+    if abs(1 - sp["value"]) > 0.01: problems.append("A/A copy off by more than 1%")
+print("\n".join(problems) if problems else "GPU timing checks passed")
+sys.exit(1 if problems else 0)
+PY
+
+fi
+
+if want bench; then
+  step "timing benchmarks: A/A (kbench vs KernelBench-style protocol)"
+  start=$(date +%s)
+  bash "$ROOT/benchmarks/timing/aa_benchmark.sh" "$BUILD/bin/kbench" "$OUTDIR" cuda ${KBENCH_AA_SUITES:-smoke level1} \
+    | tee "$OUTDIR/aa-report.txt"
+  echo "A/A took $(( $(date +%s) - start )) s"
+  if command -v ncu >/dev/null; then
+    step "timing benchmarks: fidelity vs ncu"
+    for suite in ${KBENCH_AA_SUITES:-smoke level1}; do
+      KBENCH_NCU_ORDER="$OUTDIR/ncu-order-$suite.json" timeout 240 ncu --profile-from-start off --clock-control none \
+        --cache-control all --csv --metrics gpu__time_duration.sum \
+        "$PYTHON" "$ROOT/benchmarks/timing/ncu_fidelity.py" profile "$ROOT/configs/suites/$suite.yaml" \
+        > "$OUTDIR/ncu-$suite.csv" 2> "$OUTDIR/ncu-$suite.err"
+      "$PYTHON" "$ROOT/benchmarks/timing/ncu_fidelity.py" compare "$OUTDIR/ncu-$suite.csv" \
+        "$OUTDIR/aa-$suite-cold.json" "$OUTDIR/ncu-order-$suite.json" | tee "$OUTDIR/ncu-$suite.txt" \
+        || tail -5 "$OUTDIR/ncu-$suite.err"
+    done
+  fi
+fi
+
 step "summary"
 printf '%-28s %s\n' "build" "${build_s} s"
 printf '%-28s %s\n' "ctest (rc)" "$ctest_rc in ${tests_s} s"
 printf '%-28s %s\n' "smoke on cuda (rc)" "$smoke_rc in ${smoke_s} s"
-"$PYTHON" - "$OUTDIR/smoke-cuda.json" <<'PY'
+[ -f "$OUTDIR/smoke-cuda.json" ] && "$PYTHON" - "$OUTDIR/smoke-cuda.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 fmt = lambda t: "-" if not t else f'{t["median_ms"]*1000:9.1f}'
@@ -72,5 +132,7 @@ for r in doc["results"]:
 m = doc["summary"]
 print(f'pass@1 {m["pass_at_1"]:.3f}  beats_inductor {m["beats_inductor"]:.3f}  geomean vs inductor {m["geomean_speedup_vs_inductor"]}  vs eager {m["geomean_speedup_vs_eager"]}')
 PY
+[ -f "$OUTDIR/aa-report.txt" ] && sed -n '1,5p' "$OUTDIR/aa-report.txt" | grep -E "protocol|cold|kernelbench"
+for f in "$OUTDIR"/ncu-*.txt; do [ -f "$f" ] && tail -1 "$f"; done
 echo "device-test: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
 exit $status

@@ -31,6 +31,22 @@ void add_run_command(CLI::App& app) {
                   "Seconds per evaluation before its worker is killed (overrides the suite)")
       ->check(CLI::PositiveNumber)
       ->group("Execution");
+  run->add_option("--candidates", options->candidates,
+                  "Candidate file pattern(s) for every problem, replacing the suite's ({id} expands)")
+      ->group("Selection");
+  run->add_option("--baselines", options->baselines, "Baselines to time: eager, inductor")
+      ->delimiter(',')
+      ->group("Selection");
+  run->add_option("--timing-mode", options->timing_mode,
+                  "cold (L2 flushed, default), hot, graph, or kernelbench (comparison protocol)")
+      ->group("Timing");
+  run->add_option("--target-ci", options->target_ci,
+                  "Stop when each median's 95% CI half-width is within this fraction (0.005)")
+      ->check(CLI::Range(1e-5, 0.5))
+      ->group("Timing");
+  run->add_option("--max-time", options->max_time_s, "Cap in seconds on one job's timing protocol")
+      ->check(CLI::PositiveNumber)
+      ->group("Timing");
   run->add_option("--work-dir", options->work_dir,
                   "Folder for per-job worker files and logs (default: a temp dir, removed)")
       ->group("Execution");

@@ -30,7 +30,8 @@ std::string speedup_cell(const JobResult& r, const std::string& baseline) {
   if (it == r.speedups.end()) return "-";
   const auto& s = it->second;
   if (!s.ci) return ratio(s.value);
-  return fmt::format("{} [{:.2f}-{:.2f}]", ratio(s.value), s.ci->low, s.ci->high);
+  auto bound = [](double x) { return x >= 0.01 ? fmt::format("{:.2f}", x) : fmt::format("{:.3g}", x); };
+  return fmt::format("{} [{}-{}]", ratio(s.value), bound(s.ci->low), bound(s.ci->high));
 }
 
 std::string shorten(const std::string& text, std::size_t width) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "exec/controller.hpp"
 #include "report/results_json.hpp"
 #include "report/terminal_table.hpp"
@@ -18,6 +19,33 @@ std::filesystem::path make_temp_dir() {
   return pattern;
 }
 
+// CLI overrides, validated like the suite's own values.
+void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
+  std::optional<TimingMode> mode;
+  if (options.timing_mode) {
+    mode = timing_mode_from_string(*options.timing_mode);
+    if (!mode)
+      throw InputError(fmt::format("--timing-mode '{}' is not one of {}", *options.timing_mode,
+                                   join(timing_mode_names(), ", ")));
+  }
+  for (const auto& b : options.baselines)
+    if (b != "eager" && b != "inductor")
+      throw InputError(fmt::format("--baselines: unknown baseline '{}'; use eager, inductor", b));
+  for (auto& problem : suite.problems) {
+    if (!options.candidates.empty()) {
+      problem.candidate_patterns.clear();
+      // Patterns are expanded relative to the suite file; make CLI ones absolute from the cwd.
+      for (const auto& p : options.candidates)
+        problem.candidate_patterns.push_back(std::filesystem::absolute(p).string());
+    }
+    auto& s = problem.settings;
+    if (!options.baselines.empty()) s.baselines = options.baselines;
+    if (mode) s.timing.mode = *mode;
+    if (options.target_ci) s.timing.target_ci = *options.target_ci;
+    if (options.max_time_s) s.timing.max_time_s = *options.max_time_s;
+  }
+}
+
 }  // namespace
 
 RunReport run_suite(const SuiteRunOptions& options) {
@@ -25,7 +53,8 @@ RunReport run_suite(const SuiteRunOptions& options) {
     if (options.log) options.log(line);
   };
   // Everything that can be wrong with the input is found before the first worker starts.
-  const Suite suite = load_suite(options.suite_file);
+  Suite suite = load_suite(options.suite_file);
+  apply_overrides(options, suite);
   if (options.results_file) check_writable(*options.results_file);
   const std::string device = resolve_device(options.device);
   std::vector<Job> jobs = plan_jobs(suite, device);

@@ -17,6 +17,12 @@ struct SuiteRunOptions {
   std::optional<std::filesystem::path> work_dir;  // default: a fresh temp dir, removed after
   bool keep_work_dir = false;
   std::optional<double> timeout_s;  // overrides every problem's timeout_s
+  // Overrides of every problem's settings (CLI):
+  std::vector<std::string> candidates;  // patterns, relative to the current directory, {id} ok
+  std::vector<std::string> baselines;
+  std::optional<std::string> timing_mode;
+  std::optional<double> target_ci;
+  std::optional<double> max_time_s;
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
 

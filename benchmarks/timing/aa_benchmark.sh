@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# A/A timing benchmark (issue #3): every problem of the shipped suites timed against itself
+# (benchmarks/timing/reference_as_candidate.py vs eager), once with kbench's protocol and once
+# with KernelBench's protocol reimplemented (--timing-mode kernelbench), in one run.
+# Usage: benchmarks/timing/aa_benchmark.sh KBENCH OUTDIR [DEVICE] [SUITE...]
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+KBENCH="$1"; OUTDIR="$2"; DEVICE="${3:-auto}"; shift 3 || shift $#
+SUITES=("$@"); [ ${#SUITES[@]} -gt 0 ] || SUITES=(smoke level1)
+mkdir -p "$OUTDIR"
+for suite in "${SUITES[@]}"; do
+  for protocol in cold kernelbench; do
+    "$KBENCH" run "$ROOT/configs/suites/$suite.yaml" --device "$DEVICE" -q \
+      --candidates "$ROOT/benchmarks/timing/reference_as_candidate.py" --baselines eager \
+      --timing-mode "$protocol" -o "$OUTDIR/aa-$suite-$protocol.json" > "$OUTDIR/aa-$suite-$protocol.txt" 2>&1 \
+      || { echo "aa: $suite/$protocol failed"; tail -5 "$OUTDIR/aa-$suite-$protocol.txt"; }
+  done
+done
+python3 "$ROOT/benchmarks/timing/aa_report.py" "$OUTDIR"/aa-*.json
