@@ -56,7 +56,9 @@ def profile(suite_yaml):
 
 def to_us(value, unit):
     value = float(value.replace(",", ""))
-    return value * {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}[unit]
+    scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
+             "s": 1e6, "second": 1e6}
+    return value * scale[unit]
 
 
 def compare(ncu_csv, results_json, order_json):
