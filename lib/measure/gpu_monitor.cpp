@@ -26,6 +26,7 @@ struct Nvml {
   nvmlReturn (*temperature)(nvmlDevice, int, unsigned*) = nullptr;
   nvmlReturn (*power)(nvmlDevice, unsigned*) = nullptr;
   nvmlReturn (*reasons)(nvmlDevice, unsigned long long*) = nullptr;
+  nvmlReturn (*driver_version)(char*, unsigned) = nullptr;
 };
 
 template <typename F>
@@ -51,7 +52,8 @@ const Nvml& nvml() {
                     resolve(library, n.temperature, "nvmlDeviceGetTemperature") &&
                     resolve(library, n.power, "nvmlDeviceGetPowerUsage") &&
                     resolve(library, n.reasons, "nvmlDeviceGetCurrentClocksEventReasons",
-                            "nvmlDeviceGetCurrentClocksThrottleReasons");
+                            "nvmlDeviceGetCurrentClocksThrottleReasons") &&
+                    resolve(library, n.driver_version, "nvmlSystemGetDriverVersion");
     if (!ok) {
       n.error = "NVML lacks a needed function";
       return n;
@@ -67,6 +69,13 @@ const Nvml& nvml() {
 }
 
 }  // namespace
+
+std::string nvml_driver_version() {
+  const Nvml& n = nvml();
+  char version[96] = {};
+  if (!n.loaded || n.driver_version(version, sizeof(version)) != 0) return "";
+  return version;
+}
 
 GpuMonitor::GpuMonitor(const std::string& pci_bus_id) {
   const Nvml& n = nvml();

@@ -32,6 +32,9 @@ class GpuMonitor {
   std::string why_;
 };
 
+// The driver release reported by NVML (e.g. "580.159.04"), or "" without NVML.
+std::string nvml_driver_version();
+
 // Mean/min/max clock, max temperature, mean power, and the throttling flag: a reason that means
 // slowdown (power cap, thermal, hardware slowdown) was seen, or the clock fell below 75% of max.
 nlohmann::json summarize_clocks(const std::vector<ClockReading>& readings, unsigned max_sm_clock_mhz);

@@ -11,6 +11,7 @@
 #include "check/output_comparison.hpp"
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
+#include "measure/gpu_monitor.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/timing_session.hpp"
@@ -406,6 +407,7 @@ nlohmann::json describe_environment(const std::string& device) {
     env["triton"] = "";
   }
   env["driver"] = cuda::kernel_driver_release();
+  if (env["driver"] == "") env["driver"] = nvml_driver_version();
   env["cuda_driver_api"] = cuda::driver_version();
   if (device.rfind("cuda", 0) == 0) {
     py::object dev = torch.attr("device")(device);
