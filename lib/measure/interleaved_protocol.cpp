@@ -87,7 +87,8 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
       *reason = "max_samples";
       return true;
     }
-    if (seconds_since(start) >= timing.max_time_s) {
+    // The time cap never leaves a variant without samples: at least one round always runs.
+    if (run.rounds >= 1 && seconds_since(start) >= timing.max_time_s) {
       *reason = "max_time";
       return true;
     }

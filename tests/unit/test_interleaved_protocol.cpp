@@ -1,4 +1,6 @@
 // The protocol with a scripted timer: stopping rule, caps, interleaving, warmup, modes.
+#include <unistd.h>
+
 #include <map>
 #include <random>
 
@@ -89,6 +91,23 @@ TEST_CASE("a noisy variant runs until the time cap and is not converged") {
   CHECK(!run.converged);
   CHECK(run.stop_reason == "max_samples");
   CHECK(run.variants.at("noisy").samples_ms.size() == 60);
+}
+
+TEST_CASE("a time cap already spent in warmup still leaves one round of samples") {
+  Scripted s;
+  s.time_of["slow"] = [](int) { return 1.0; };
+  ScriptedTimer timer(s);
+  std::vector<ProtocolVariant> v = {{"slow", [&](int) {
+                                       s.current = "slow";
+                                       usleep(20000);  // 20 ms a call
+                                     }}};
+  auto timing = quick_timing();
+  timing.max_time_s = 0.01;  // spent by the first warmup call
+  const auto run = run_interleaved(timer, v, timing, {});
+  CHECK(run.rounds == 1);
+  CHECK(run.stop_reason == "max_time");
+  CHECK(!run.converged);
+  CHECK(run.variants.at("slow").samples_ms.size() == 5);
 }
 
 TEST_CASE("input sets rotate across samples") {
