@@ -145,6 +145,12 @@ const Driver& require_driver() {
   return d;
 }
 
+CUdevice device_handle(int index) {
+  CUdevice device = 0;
+  check(require_driver().device_get(&device, index), "cuDeviceGet");
+  return device;
+}
+
 }  // namespace
 
 bool available(std::string* why_not) {
@@ -168,11 +174,8 @@ int device_count() {
 }
 
 std::string device_name(int index) {
-  const Driver& d = require_driver();
-  CUdevice device = 0;
-  check(d.device_get(&device, index), "cuDeviceGet");
   char name[256] = {};
-  check(d.device_get_name(name, sizeof(name), device), "cuDeviceGetName");
+  check(driver().device_get_name(name, sizeof(name), device_handle(index)), "cuDeviceGetName");
   return name;
 }
 
@@ -185,28 +188,21 @@ std::string driver_version() {
 }
 
 long long l2_cache_bytes(int index) {
-  const Driver& d = require_driver();
-  CUdevice device = 0;
-  check(d.device_get(&device, index), "cuDeviceGet");
   int bytes = 0;
-  check(d.device_get_attribute(&bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device),
+  check(driver().device_get_attribute(&bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device_handle(index)),
         "cuDeviceGetAttribute");
   return bytes;
 }
 
 std::string pci_bus_id(int index) {
-  const Driver& d = require_driver();
-  CUdevice device = 0;
-  check(d.device_get(&device, index), "cuDeviceGet");
   char id[64] = {};
-  check(d.device_get_pci_bus_id(id, sizeof(id), device), "cuDeviceGetPCIBusId");
+  check(driver().device_get_pci_bus_id(id, sizeof(id), device_handle(index)), "cuDeviceGetPCIBusId");
   return id;
 }
 
 EventPair::EventPair(int device_index) {
-  const Driver& d = require_driver();
-  CUdevice device = 0;
-  check(d.device_get(&device, device_index), "cuDeviceGet");
+  const CUdevice device = device_handle(device_index);
+  const Driver& d = driver();
   CUcontext context = nullptr;
   // The primary context is the one the CUDA runtime (and so torch) uses.
   check(d.primary_ctx_retain(&context, device), "cuDevicePrimaryCtxRetain");
