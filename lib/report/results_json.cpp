@@ -89,10 +89,64 @@ nlohmann::json result_json(const JobResult& r) {
           {"wall_s", r.wall_s}};
 }
 
+nlohmann::json group_json(const GroupMetrics& m) {
+  return {{"problems", m.problems},
+          {"evaluations", m.evaluations},
+          {"correct", m.correct},
+          {"pass_at_1", m.pass_at_1},
+          {"beats_inductor", optional_number(m.beats_inductor)},
+          {"geomean_speedup_vs_inductor", optional_number(m.geomean_speedup_vs_inductor)}};
+}
+
+template <typename Key>
+nlohmann::json breakdown_json(const std::map<Key, GroupMetrics>& groups) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, m] : groups) out[fmt::format("{}", key)] = group_json(m);
+  return out;
+}
+
+nlohmann::json fast_p_json(const std::optional<FastP>& f) {
+  if (!f) return nullptr;
+  return {{"significant", f->significant}, {"point", f->point}};
+}
+
+nlohmann::json estimate_json(const std::optional<GeomeanEstimate>& e) {
+  if (!e) return nullptr;
+  return {{"value", e->value}, {"ci", nlohmann::json::array({e->ci.low, e->ci.high})}};
+}
+
+nlohmann::json geomean_json(const std::optional<GeomeanFigures>& g) {
+  if (!g) return nullptr;
+  return {{"correct", estimate_json(g->correct)},
+          {"all_failures_as_1x", estimate_json(g->all_failures_as_1x)}};
+}
+
+// Per-baseline figures as {"eager": ..., "inductor": ...}.
+template <typename T, typename ToJson>
+nlohmann::json per_baseline(const std::map<std::string, T>& figures, ToJson to_json) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [baseline, f] : figures) out[baseline] = to_json(f);
+  return out;
+}
+
+nlohmann::json summary_json(const SummaryMetrics& m, std::size_t planned_jobs) {
+  nlohmann::json pass_at_k = nlohmann::json::object();
+  for (const auto& [k, value] : m.pass_at_k) pass_at_k[std::to_string(k)] = value;
+  nlohmann::json out = group_json(m);
+  out["planned_evaluations"] = planned_jobs;
+  out["geomean_speedup_vs_eager"] = optional_number(m.geomean_speedup_vs_eager);
+  out["pass_at_k"] = pass_at_k;
+  out["beats_inductor_significant"] = optional_number(m.beats_inductor_significant);
+  out["fast_p"] = per_baseline(m.fast_p, fast_p_json);
+  out["geomean"] = per_baseline(m.geomean, geomean_json);
+  out["by_level"] = breakdown_json(m.by_level);
+  out["by_tag"] = breakdown_json(m.by_tag);
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json results_json(const RunReport& report) {
-  const SummaryMetrics m = compute_summary(report.results);
   nlohmann::json results = nlohmann::json::array();
   for (const auto& r : report.results) results.push_back(result_json(r));
   return {{"schema_version", kResultsSchemaVersion},
@@ -103,15 +157,7 @@ nlohmann::json results_json(const RunReport& report) {
           {"complete", report.results.size() == report.planned_jobs},
           {"environment", report.environment},
           {"results", results},
-          {"summary",
-           {{"problems", m.problems},
-            {"evaluations", m.evaluations},
-            {"planned_evaluations", report.planned_jobs},
-            {"correct", m.correct},
-            {"pass_at_1", m.pass_at_1},
-            {"beats_inductor", optional_number(m.beats_inductor)},
-            {"geomean_speedup_vs_inductor", optional_number(m.geomean_speedup_vs_inductor)},
-            {"geomean_speedup_vs_eager", optional_number(m.geomean_speedup_vs_eager)}}}};
+          {"summary", summary_json(compute_summary(report.results), report.planned_jobs)}};
 }
 
 void write_results_json(const RunReport& report, const std::filesystem::path& file) {
