@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "measure/confidence.hpp"
+#include "measure/sample_stats.hpp"
 
 namespace kbench {
 namespace {
@@ -18,7 +19,7 @@ double seconds_since(Clock::time_point start) {
 
 // One sample of `variant` on `input_set`, per the mode.
 TimedSample take_sample(Timer& timer, const ProtocolVariant& variant, int input_set, TimingMode mode,
-                        int calls_per_sample, const ProtocolHooks& hooks) {
+                        int calls_per_sample, bool blocking, const ProtocolHooks& hooks) {
   if (mode == TimingMode::hot) {
     TimedSample s = timer.time(
         [&] {
@@ -29,7 +30,26 @@ TimedSample take_sample(Timer& timer, const ProtocolVariant& variant, int input_
     return s;
   }
   if (hooks.flush && mode != TimingMode::graph) hooks.flush();
-  return timer.time([&] { variant.call(input_set); }, true);
+  return timer.time([&] { variant.call(input_set); }, blocking);
+}
+
+// The order of variants in each round. Cycling through every permutation (up to 4 variants)
+// makes each variant follow each other one equally often, so what a predecessor leaves behind
+// (caches, clocks) cannot favour one variant; a plain rotation cannot do that for 3 or more.
+std::vector<std::vector<std::size_t>> round_orders(std::size_t count) {
+  std::vector<std::size_t> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<std::vector<std::size_t>> orders;
+  if (count <= 4) {
+    do orders.push_back(order);
+    while (std::next_permutation(order.begin(), order.end()));
+  } else {
+    for (std::size_t shift = 0; shift < count; ++shift) {
+      orders.push_back(order);
+      std::rotate(order.begin(), order.begin() + 1, order.end());
+    }
+  }
+  return orders;
 }
 
 }  // namespace
@@ -39,7 +59,7 @@ double relative_ci_half_width(const std::vector<double>& samples) {
   const Interval ci = median_order_statistic_ci(samples);
   std::vector<double> sorted = samples;
   std::sort(sorted.begin(), sorted.end());
-  const double median = sorted[sorted.size() / 2];
+  const double median = sorted_quantile(sorted, 0.5);
   return median > 0 ? (ci.high - ci.low) / 2 / median : INFINITY;
 }
 
@@ -55,8 +75,14 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
     const auto warm_start = Clock::now();
     std::vector<double> estimates;
     while (record.warmup_calls < timing.warmup || seconds_since(warm_start) < timing.warmup_time_s) {
-      estimates.push_back(take_sample(timer, v, record.warmup_calls % sets, TimingMode::cold, 1, hooks).ms);
+      const TimedSample s =
+          take_sample(timer, v, record.warmup_calls % sets, TimingMode::cold, 1, record.blocking, hooks);
       ++record.warmup_calls;
+      if (!s.valid) {
+        record.blocking = false;
+        continue;
+      }
+      estimates.push_back(s.ms);
       if (seconds_since(start) > timing.max_time_s / 2) break;  // a very slow variant
     }
     record.warmup_s = seconds_since(warm_start);
@@ -96,16 +122,18 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
   };
 
   std::string reason;
+  const auto orders = round_orders(variants.size());
   while (!done(&reason)) {
-    // Rotate which variant goes first, so no variant is always measured right after another.
-    for (std::size_t k = 0; k < variants.size(); ++k) {
-      const auto& v = variants[(k + std::size_t(run.rounds)) % variants.size()];
+    for (std::size_t k : orders[std::size_t(run.rounds) % orders.size()]) {
+      const auto& v = variants[k];
       auto& record = run.variants[v.name];
       for (int i = 0; i < timing.samples_per_round; ++i) {
         const int input_set = int(record.samples_ms.size() + std::size_t(record.discarded_samples)) % sets;
-        const TimedSample s = take_sample(timer, v, input_set, timing.mode, record.calls_per_sample, hooks);
+        const TimedSample s = take_sample(timer, v, input_set, timing.mode, record.calls_per_sample,
+                                          record.blocking, hooks);
         if (!s.valid) {
           ++record.discarded_samples;
+          record.blocking = false;
           continue;
         }
         record.samples_ms.push_back(s.ms);

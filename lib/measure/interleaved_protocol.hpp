@@ -23,6 +23,9 @@ struct VariantRecord {
   int offstream_samples = 0;       // samples whose device work outlived the end event
   int discarded_samples = 0;       // blocking kernel timed out; sample dropped
   int calls_per_sample = 1;        // hot mode batches
+  // False once the blocking kernel timed out behind this variant (its calls wait on the host,
+  // e.g. .item()): its samples are then taken without it, launch latency included.
+  bool blocking = true;
   int warmup_calls = 0;
   double warmup_s = 0;
 };

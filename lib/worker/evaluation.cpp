@@ -37,8 +37,8 @@ struct Trial {
   std::string structure;
 };
 
-Status candidate_fault_status(const py::error_already_set& error, Status otherwise) {
-  const std::string type = python_error_type(error);
+// Triton reports kernel compilation failures at the first call; they are compile errors.
+Status candidate_fault_status(const std::string& type, Status otherwise) {
   if (type.find("CompilationError") != std::string::npos || type.rfind("triton.compiler", 0) == 0)
     return Status::compile_error;
   return otherwise;
@@ -234,7 +234,7 @@ class Evaluation {
       py::object output = candidate(*fresh_copies(trial.inputs));
       actual = flatten_outputs(output);
     } catch (const py::error_already_set& e) {
-      const Status status = candidate_fault_status(e, Status::runtime_error);
+      const Status status = candidate_fault_status(python_error_type(e), Status::runtime_error);
       throw Verdict{status,
                     fmt::format("ModelNew.forward raised {} (seed {})", python_error_type(e),
                                 trial.seed),
@@ -325,9 +325,9 @@ class Evaluation {
       session_->store(run, quick, result);
       for (const auto& [name, record] : run.variants)
         if (!record.samples_ms.empty()) pre_import_median_[name] = summarize(record.samples_ms).median;
-    } catch (const py::error_already_set& e) {
-      throw Verdict{Status::problem_error, "a baseline failed while being timed",
-                    {{"traceback", describe_python_error(e)}}};
+    } catch (const VariantError& e) {
+      throw Verdict{Status::problem_error, fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
+                    {{"traceback", e.traceback}}};
     }
   }
 
@@ -337,9 +337,14 @@ class Evaluation {
     ProtocolRun run;
     try {
       run = session_->measure(variants, timing_);
-    } catch (const py::error_already_set& e) {
-      throw Verdict{candidate_fault_status(e, Status::runtime_error),
-                    "ModelNew.forward raised during timing", {{"traceback", describe_python_error(e)}}};
+    } catch (const VariantError& e) {
+      if (e.variant != "candidate")
+        throw Verdict{Status::problem_error,
+                      fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
+                      {{"traceback", e.traceback}}};
+      throw Verdict{candidate_fault_status(e.python_type, Status::runtime_error),
+                    fmt::format("ModelNew.forward raised {} during timing", e.python_type),
+                    {{"traceback", e.traceback}}};
     }
     result.timings.clear();
     session_->store(run, timing_, result);

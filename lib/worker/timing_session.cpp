@@ -30,8 +30,8 @@ py::tuple clone_inputs(const py::list& inputs) {
 }
 
 // Captures `fn(*args)` into a CUDA graph (torch.cuda.graph, after a side-stream warmup as torch
-// requires); returns None when the callable cannot be captured.
-py::object capture_graph(const py::object& fn, const py::tuple& args) {
+// requires); returns None, with the reason in `error`, when the callable cannot be captured.
+py::object capture_graph(const py::object& fn, const py::tuple& args, std::string& error) {
   py::dict scope;
   scope["fn"] = fn;
   scope["args"] = args;
@@ -53,6 +53,7 @@ try:
 except Exception as error:
     graph_error = repr(error)[:300]
 )", scope);
+  if (scope.contains("graph_error")) error = py::str(scope["graph_error"]).cast<std::string>();
   return scope["graph"];
 }
 
@@ -95,9 +96,10 @@ std::function<void(int)> TimingSession::make_call(const py::object& callable,
   if (timing.mode == TimingMode::graph && cuda_) {
     std::vector<py::object> graphs;
     for (const auto& args : sets) {
-      py::object graph = capture_graph(callable, args);
+      std::string error;
+      py::object graph = capture_graph(callable, args, error);
       if (graph.is_none()) {
-        notes_["graph_capture_failed"].push_back(name);
+        notes_["graph_capture_failed"][name] = error;
         graphs.clear();
         break;
       }
@@ -108,7 +110,13 @@ std::function<void(int)> TimingSession::make_call(const py::object& callable,
       return [graphs](int set) { graphs[std::size_t(set) % graphs.size()].attr("replay")(); };
     }
   }
-  return [callable, sets](int set) { py::object out = callable(*sets[std::size_t(set) % sets.size()]); };
+  return [callable, sets, name](int set) {
+    try {
+      py::object out = callable(*sets[std::size_t(set) % sets.size()]);
+    } catch (const py::error_already_set& e) {
+      throw VariantError{name, python_error_type(e), describe_python_error(e)};
+    }
+  };
 }
 
 ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants,
@@ -147,6 +155,11 @@ void TimingSession::store(const ProtocolRun& run, const ResolvedTiming& timing, 
     m.warmup_calls = record.warmup_calls;
     result.timings[name] = std::move(m);
   }
+  // Hot and graph samples are not flushed (only their warmup calls are).
+  const bool flushed = timing.mode == TimingMode::cold || timing.mode == TimingMode::kernelbench;
+  nlohmann::json notes = notes_;
+  for (const auto& [name, record] : run.variants)
+    if (!record.blocking) notes["blocking_kernel_disabled"].push_back(name);
   nlohmann::json protocol = {{"mode", to_string(timing.mode)},
                              {"timer", timer_name_},
                              {"rounds", run.rounds},
@@ -156,11 +169,11 @@ void TimingSession::store(const ProtocolRun& run, const ResolvedTiming& timing, 
                              {"target_ci", timing.target_ci},
                              {"samples_per_round", timing.samples_per_round},
                              {"input_sets", int(input_sets_.size())},
-                             {"flush_bytes", flush_bytes_},
+                             {"flush_bytes", flushed ? flush_bytes_ : 0},
                              {"empty_overhead_ms", empty_overhead_ms_}};
   if (monitor_ && monitor_->available())
     protocol["clocks"] = summarize_clocks(readings_, monitor_->max_sm_clock_mhz());
-  if (!notes_.empty()) protocol["notes"] = notes_;
+  if (!notes.empty()) protocol["notes"] = notes;
   result.protocol.update(protocol);
 }
 

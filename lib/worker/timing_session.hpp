@@ -21,6 +21,14 @@ namespace kbench {
 
 using NamedCallable = std::pair<std::string, pybind11::object>;
 
+// A Python exception raised by one variant while it was being timed, so the caller can tell a
+// failing candidate from a failing baseline.
+struct VariantError {
+  std::string variant;
+  std::string python_type;
+  std::string traceback;
+};
+
 class TimingSession {
  public:
   // `input_sets`: pristine inputs, one list per set; every variant gets its own clones.

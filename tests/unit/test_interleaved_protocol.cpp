@@ -79,7 +79,7 @@ TEST_CASE("stable variants converge after the minimum and rounds alternate") {
   CHECK(s.order[19] == "a");
 }
 
-TEST_CASE("a noisy variant runs until the time cap and is not converged") {
+TEST_CASE("a noisy variant runs until the sample cap and is not converged") {
   Scripted s;
   std::mt19937_64 rng(2);
   std::lognormal_distribution<double> heavy(0, 1.0);
@@ -108,6 +108,55 @@ TEST_CASE("a time cap already spent in warmup still leaves one round of samples"
   CHECK(run.stop_reason == "max_time");
   CHECK(!run.converged);
   CHECK(run.variants.at("slow").samples_ms.size() == 5);
+}
+
+TEST_CASE("with three variants every variant follows every other equally often") {
+  Scripted s;
+  for (const char* n : {"a", "b", "c"}) s.time_of[n] = [](int) { return 1.0; };
+  ScriptedTimer timer(s);
+  auto timing = quick_timing();
+  timing.samples_per_round = 1;
+  timing.min_samples = 6;  // six rounds: each permutation once
+  timing.warmup = 0;
+  const auto run = run_interleaved(timer, variants_of(s, {"a", "b", "c"}), timing, {});
+  REQUIRE(run.rounds == 6);
+  std::map<std::pair<std::string, std::string>, int> follows;
+  for (std::size_t i = 1; i < s.order.size(); ++i) ++follows[{s.order[i - 1], s.order[i]}];
+  // Within rounds and across round boundaries, no ordered pair dominates.
+  for (const auto& [pair, count] : follows)
+    if (pair.first != pair.second) CHECK(count >= 2);
+  std::map<std::string, int> first;
+  for (std::size_t r = 0; r < 6; ++r) ++first[s.order[r * 3]];
+  CHECK(first["a"] == 2);
+  CHECK(first["b"] == 2);
+  CHECK(first["c"] == 2);
+}
+
+namespace {
+// Reports every blocking sample as timed out, as a call that waits on the host would.
+class HostSyncTimer final : public Timer {
+ public:
+  [[nodiscard]] std::string name() const override { return "scripted"; }
+  TimedSample time(const std::function<void()>& fn, bool blocking) override {
+    fn();
+    ++(blocking ? blocked : unblocked);
+    TimedSample s{1.0};
+    s.valid = !blocking;
+    return s;
+  }
+  int blocked = 0, unblocked = 0;
+};
+}  // namespace
+
+TEST_CASE("a variant that times out the blocking kernel is sampled without it") {
+  HostSyncTimer timer;
+  std::vector<ProtocolVariant> v = {{"sync", [](int) {}}};
+  const auto run = run_interleaved(timer, v, quick_timing(), {});
+  const auto& r = run.variants.at("sync");
+  CHECK(!r.blocking);
+  CHECK(timer.blocked == 1);  // only the first warmup call paid the timeout
+  CHECK(r.samples_ms.size() >= 20);
+  CHECK(r.discarded_samples == 0);
 }
 
 TEST_CASE("input sets rotate across samples") {
