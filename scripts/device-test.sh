@@ -2,8 +2,8 @@
 # On the GPU machine (no network; packages come from the image): build, run the tests, run the
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
-# KBENCH_DEVICE_STAGES selects stages (default: build,tests,smoke,timing,bench); the build
-# always runs (a no-op when up to date). Each device call is capped at 10 minutes, so a full
+# KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,bench); the build always
+# runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

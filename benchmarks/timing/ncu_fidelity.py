@@ -1,8 +1,9 @@
 """Fidelity of kbench's cold-mode medians against Nsight Compute's gpu__time_duration.
 
-  ncu --profile-from-start off --clock-control none --cache-control all --csv \
-      --metrics gpu__time_duration.sum python3 ncu_fidelity.py profile SUITE.yaml > ncu.csv
-  python3 ncu_fidelity.py compare ncu.csv aa-SUITE-cold.json
+  KBENCH_NCU_ORDER=order.json ncu --profile-from-start off --clock-control none \
+      --cache-control all --csv --metrics gpu__time_duration.sum \
+      python3 ncu_fidelity.py profile SUITE.yaml > ncu.csv
+  python3 ncu_fidelity.py compare ncu.csv aa-SUITE-cold.json order.json
 
 `profile` runs each problem's reference forward 5 times (default GPU sizes, inputs made on the
 GPU) inside a profiler range, with a marker kernel (torch.cuda._sleep) before each problem, so
