@@ -22,7 +22,8 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-dev python3-venv
           libcli11-dev libfmt-dev libyaml-cpp-dev catch2 nlohmann-json3-dev
-          libcurl4-openssl-dev libsqlite3-dev)
+          libcurl4-openssl-dev libsqlite3-dev
+          chromium)  # chromium: the HTML report render test (tests/render)
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

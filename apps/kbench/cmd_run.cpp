@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <tuple>
 
 #include "commands.hpp"
 #include "core/error.hpp"
@@ -20,9 +21,24 @@ void add_run_command(CLI::App& app) {
   run->add_option("suite", options->suite_file, "Suite YAML file (see docs/suite-format.md)")
       ->required()
       ->check(CLI::ExistingFile);
-  run->add_option("-o,--output", options->results_file,
-                  "Write results JSON here (rewritten after every job)")
+  run->add_option("--json,-o,--output", options->results_file,
+                  "Write results JSON here (rewritten after every job; - for stdout at the end)")
+      ->type_name("FILE|-")
       ->group("Output");
+  // More report formats (docs/reports.md); each may be given once.
+  for (const auto& [flag, format, what] :
+       {std::tuple{"--md", "md", "Markdown report (fits a CI job summary)"},
+        std::tuple{"--html", "html", "Self-contained HTML report with charts"},
+        std::tuple{"--junit", "junit", "JUnit XML, one test case per problem x candidate"},
+        std::tuple{"--csv", "csv", "CSV, one row per problem x candidate"}}) {
+    run->add_option_function<std::string>(
+           flag, [options, format = std::string(format)](const std::string& path) {
+             options->outputs.push_back({format, path});
+           },
+           fmt::format("{}; rewritten after every job, - for stdout at the end", what))
+        ->type_name("FILE|-")
+        ->group("Output");
+  }
   run->add_flag("-q,--quiet", *quiet, "Print only the final table and summary")->group("Output");
   run->add_option("--device", options->device, "auto (GPU if present), cpu, cuda or cuda:N")
       ->default_val("auto")
@@ -47,17 +63,28 @@ void add_run_command(CLI::App& app) {
   run->add_option("--max-time", options->max_time_s, "Cap in seconds on one job's timing protocol")
       ->check(CLI::PositiveNumber)
       ->group("Timing");
+  auto shard = std::make_shared<std::string>();
+  run->add_option("--shard", *shard,
+                  "Run only shard i of N (0-based, 0 <= i < N; split by a hash of the problem id)")
+      ->type_name("i/N")
+      ->group("Selection");
   run->add_option("--work-dir", options->work_dir,
                   "Folder for per-job worker files and logs (default: a temp dir, removed)")
       ->group("Execution");
   run->add_flag("--keep-work-dir", options->keep_work_dir, "Keep worker logs after the run")
       ->group("Execution");
-  run->callback([options, quiet] {
+  run->callback([options, quiet, shard] {
+    if (!shard->empty()) options->shard = parse_shard(*shard);
     if (!*quiet) options->log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     install_interrupt_handlers();
     const RunReport report = run_suite(*options);
-    std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), stdout);
-    if (options->results_file) std::fprintf(stdout, "results: %s\n", options->results_file->c_str());
+    // With a report on stdout, the table goes to stderr so stdout stays machine-readable.
+    bool report_on_stdout = options->results_file && *options->results_file == "-";
+    for (const auto& o : options->outputs) report_on_stdout |= o.path == "-";
+    std::FILE* table_stream = report_on_stdout ? stderr : stdout;
+    std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), table_stream);
+    if (options->results_file && *options->results_file != "-")
+      std::fprintf(table_stream, "results: %s\n", options->results_file->c_str());
     if (report.results.size() < report.planned_jobs) {
       throw Error(kExitInterrupted,
                   fmt::format("interrupted after {} of {} evaluations; what finished is reported above",

@@ -6,5 +6,7 @@ namespace kbench::cli {
 
 void add_run_command(CLI::App& app);
 void add_worker_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
+void add_merge_command(CLI::App& app);
 
 }  // namespace kbench::cli

@@ -102,4 +102,27 @@ Interval bootstrap_ratio_ci(const RoundSamples& numerator, const RoundSamples& d
   return percentile_interval(estimates, options.confidence);
 }
 
+Interval bootstrap_independent_ratio_ci(const RoundSamples& numerator,
+                                        const RoundSamples& denominator,
+                                        const BootstrapOptions& options) {
+  nonempty_check(numerator);
+  nonempty_check(denominator);
+  std::mt19937_64 rng(options.seed);
+  std::uniform_int_distribution<std::size_t> pick_top(0, numerator.size() - 1);
+  std::uniform_int_distribution<std::size_t> pick_bottom(0, denominator.size() - 1);
+  std::vector<std::size_t> top_picks(numerator.size()), bottom_picks(denominator.size());
+  std::vector<double> top, bottom, estimates;
+  estimates.reserve(options.resamples);
+  for (int b = 0; b < options.resamples; ++b) {
+    for (auto& p : top_picks) p = pick_top(rng);
+    for (auto& p : bottom_picks) p = pick_bottom(rng);
+    resample(numerator, top_picks, rng, top);
+    resample(denominator, bottom_picks, rng, bottom);
+    const double d = median_of(bottom);
+    if (d > 0) estimates.push_back(median_of(top) / d);
+  }
+  if (estimates.empty()) throw std::invalid_argument("bootstrap ratio: zero denominator");
+  return percentile_interval(estimates, options.confidence);
+}
+
 }  // namespace kbench

@@ -35,4 +35,11 @@ Interval bootstrap_median_ci(const RoundSamples& rounds, const BootstrapOptions&
 Interval bootstrap_ratio_ci(const RoundSamples& numerator, const RoundSamples& denominator,
                             const BootstrapOptions& options = {});
 
+// CI of median(numerator) / median(denominator) for samples from two separate runs (kbench
+// compare): rounds are resampled within each run independently, since no round of one run
+// corresponds to a round of the other.
+Interval bootstrap_independent_ratio_ci(const RoundSamples& numerator,
+                                        const RoundSamples& denominator,
+                                        const BootstrapOptions& options = {});
+
 }  // namespace kbench

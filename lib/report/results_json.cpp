@@ -177,7 +177,7 @@ void check_writable(const std::filesystem::path& file) {
                                  parent.string()));
   std::ofstream probe(file.string() + ".tmp");
   if (!probe)
-    throw InputError(fmt::format("{}: cannot write here; choose another -o path", file.string()));
+    throw InputError(fmt::format("{}: cannot write here; choose another output path", file.string()));
   probe.close();
   std::filesystem::remove(file.string() + ".tmp");
 }

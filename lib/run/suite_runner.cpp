@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "exec/controller.hpp"
@@ -55,8 +57,16 @@ RunReport run_suite(const SuiteRunOptions& options) {
   // Everything that can be wrong with the input is found before the first worker starts.
   Suite suite = load_suite(options.suite_file);
   apply_overrides(options, suite);
-  if (options.results_file) check_writable(*options.results_file);
+  std::vector<OutputSpec> outputs = options.outputs;
+  if (options.results_file) outputs.insert(outputs.begin(), {"json", options.results_file->string()});
+  const ReporterSet reporters(outputs);  // checks every output path now
   const std::string device = resolve_device(options.device);
+  if (options.shard) {
+    auto& problems = suite.problems;
+    problems.erase(std::remove_if(problems.begin(), problems.end(),
+                                  [&](const auto& p) { return !in_shard(p.id, *options.shard); }),
+                   problems.end());
+  }
   std::vector<Job> jobs = plan_jobs(suite, device);
   if (options.timeout_s)
     for (auto& job : jobs) job.settings.timeout_s = *options.timeout_s;
@@ -78,16 +88,17 @@ RunReport run_suite(const SuiteRunOptions& options) {
                   report.environment.value("device_name", "?"),
                   report.environment.value("torch", "?"), report.environment.value("triton", "?"),
                   report.environment.value("cuda", "-"), report.environment.value("driver", "-")));
-  if (options.results_file) write_results_json(report, *options.results_file);
+  reporters.write(report);
 
   ControllerOptions controller;
   controller.work_dir = work_dir;
   controller.on_result = [&](const JobResult& result, std::size_t done, std::size_t total) {
     report.results.push_back(result);
-    if (options.results_file) write_results_json(report, *options.results_file);
+    reporters.write(report);
     log(progress_line(result, done, total));
   };
   run_jobs(jobs, controller);
+  reporters.finish(report);
   if (temporary && !options.keep_work_dir) {
     std::error_code ignored;
     std::filesystem::remove_all(work_dir, ignored);

@@ -7,12 +7,15 @@
 #include <string>
 
 #include "report/run_report.hpp"
+#include "report/reporter_set.hpp"
+#include "run/shard.hpp"
 
 namespace kbench {
 
 struct SuiteRunOptions {
   std::filesystem::path suite_file;
-  std::optional<std::filesystem::path> results_file;  // rewritten after every job
+  std::optional<std::filesystem::path> results_file;  // JSON, rewritten after every job; "-": stdout
+  std::vector<OutputSpec> outputs;  // more reports (format, file or "-"); docs/reports.md
   std::string device = "auto";
   std::optional<std::filesystem::path> work_dir;  // default: a fresh temp dir, removed after
   bool keep_work_dir = false;
@@ -23,6 +26,7 @@ struct SuiteRunOptions {
   std::optional<std::string> timing_mode;
   std::optional<double> target_ci;
   std::optional<double> max_time_s;
+  std::optional<Shard> shard;  // run only this shard's problems (run/shard.hpp)
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
 

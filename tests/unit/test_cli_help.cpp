@@ -42,3 +42,14 @@ TEST_CASE("an unwritable output path fails before any work") {
   CHECK(out.output.find("does not exist") != std::string::npos);
   CHECK(out.output.find("[1/") == std::string::npos);
 }
+
+TEST_CASE("report format flags are listed and a bad --html path fails before any work") {
+  const auto help = run_kbench("run --help");
+  for (const char* flag : {"--json", "--md", "--html", "--junit", "--csv"})
+    CHECK(help.output.find(flag) != std::string::npos);
+  const auto out = run_kbench("run " + (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string() +
+                              " --device cpu --md - --html /nonexistent-dir/r.html");
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("/nonexistent-dir/r.html") != std::string::npos);
+  CHECK(out.output.find("[1/") == std::string::npos);
+}

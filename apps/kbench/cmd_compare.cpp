@@ -1,0 +1,84 @@
+// `kbench compare BASE.json NEW.json`: what changed between two results files, with an exit
+// code for CI (docs/compare.md).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "report/compare_render.hpp"
+#include "report/results_reader.hpp"
+
+namespace kbench::cli {
+namespace {
+
+// Writes `text` to FILE, or to stdout for "-".
+void write_output(const std::string& target, const std::string& text) {
+  if (target == "-") {
+    std::fputs(text.c_str(), stdout);
+    return;
+  }
+  std::ofstream out(target, std::ios::trunc);
+  out << text;
+  if (!out) throw InputError(fmt::format("{}: cannot write here", target));
+}
+
+struct CompareArgs {
+  std::string base_file, new_file;
+  std::optional<double> fail_percent;
+  CompareOptions options;
+  std::string md, json, junit;
+};
+
+}  // namespace
+
+void add_compare_command(CLI::App& app) {
+  auto args = std::make_shared<CompareArgs>();
+  auto* cmd = app.add_subcommand(
+      "compare", "Compare two results files: per-candidate time changes with 95% CIs, newly "
+                 "failing/passing, added/removed, summary deltas");
+  cmd->add_option("baseline_results", args->base_file, "Results JSON of the reference run")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("new_results", args->new_file, "Results JSON of the run to judge")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--fail-on-regression", args->fail_percent,
+                  "Exit 1 when a candidate is SLOWER by >= PCT percent or newly failing")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("PCT");
+  cmd->add_flag("--ignore-env", args->options.ignore_env,
+                "Compare even when environment.device_name or environment.torch differ");
+  cmd->add_option("--baseline", args->options.baseline,
+                  "Speedup column vs eager or inductor (default: inductor when timed)")
+      ->check(CLI::IsMember({"eager", "inductor"}));
+  cmd->add_option("--md", args->md, "Write Markdown (e.g. for $GITHUB_STEP_SUMMARY) to FILE or -")
+      ->type_name("FILE|-")
+      ->group("Output");
+  cmd->add_option("--json", args->json, "Write the comparison as JSON to FILE or -")
+      ->type_name("FILE|-")
+      ->group("Output");
+  cmd->add_option("--junit", args->junit, "Write JUnit XML, one testcase per candidate, to FILE or -")
+      ->type_name("FILE|-")
+      ->group("Output");
+  cmd->callback([args] {
+    const RunReport base = read_results_file(args->base_file);
+    const RunReport next = read_results_file(args->new_file);
+    const Comparison c = compare_reports(base, args->base_file, next, args->new_file, args->options);
+    const auto fail = args->fail_percent;
+    // With a report on stdout, the table goes to stderr so stdout stays machine-readable.
+    const bool report_on_stdout = args->md == "-" || args->json == "-" || args->junit == "-";
+    std::fputs((compare_table(c, fail) + "\n" + compare_summary_line(c) + "\n").c_str(),
+               report_on_stdout ? stderr : stdout);
+    if (!args->md.empty()) write_output(args->md, compare_markdown(c, fail));
+    if (!args->json.empty()) write_output(args->json, compare_json(c, fail).dump(2) + "\n");
+    if (!args->junit.empty()) write_output(args->junit, compare_junit(c, fail));
+    if (fail && has_regression(c, *fail))
+      throw Error(kExitRegression,
+                  fmt::format("regression: a candidate is SLOWER by >= {}% or newly failing", *fail));
+  });
+}
+
+}  // namespace kbench::cli

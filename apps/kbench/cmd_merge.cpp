@@ -1,0 +1,38 @@
+// `kbench merge A.json B.json ... -o all.json`: join the results files of `kbench run --shard`.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "commands.hpp"
+#include "report/report_merge.hpp"
+#include "report/results_json.hpp"
+#include "report/results_reader.hpp"
+#include "report/terminal_table.hpp"
+
+namespace kbench::cli {
+
+void add_merge_command(CLI::App& app) {
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto output = std::make_shared<std::string>();
+  auto ignore_env = std::make_shared<bool>(false);
+  auto* cmd = app.add_subcommand("merge", "Join results files (e.g. of --shard runs) into one, "
+                                          "recomputing the summary");
+  cmd->add_option("results", *files, "Results JSON files")->required()->check(CLI::ExistingFile);
+  cmd->add_option("-o,--output", *output, "Merged results JSON")->required();
+  cmd->add_flag("--ignore-env", *ignore_env,
+                "Merge even when environment.device_name or environment.torch differ");
+  cmd->callback([files, output, ignore_env] {
+    check_writable(*output);
+    std::vector<std::pair<std::string, RunReport>> reports;
+    for (const auto& f : *files) reports.emplace_back(f, read_results_file(f));
+    const RunReport merged = merge_reports(reports, *ignore_env);
+    write_results_json(merged, *output);
+    std::fputs((summary_line(merged) + "\n").c_str(), stdout);
+    std::fprintf(stdout, "merged %zu results from %zu files%s: %s\n", merged.results.size(),
+                 files->size(), merged.results.size() == merged.planned_jobs ? "" : " (incomplete)",
+                 output->c_str());
+  });
+}
+
+}  // namespace kbench::cli

@@ -1,0 +1,96 @@
+// One self-contained HTML page: summary, three inline SVG charts, the results table. No script,
+// no external stylesheet or font, so it opens offline and as a CI artifact.
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "report/cells.hpp"
+#include "report/html_charts.hpp"
+#include "report/markup.hpp"
+#include "report/report_formats.hpp"
+#include "report/reporter.hpp"
+#include "report/terminal_table.hpp"
+
+namespace kbench {
+namespace {
+
+const char* kStyle = R"(body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
+h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+.summary{background:#f4f6f8;padding:8px 12px;border-radius:4px}
+.meta td{padding:1px 12px 1px 0;color:#555}
+table.results{border-collapse:collapse;font-size:13px}
+table.results th,table.results td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+table.results td.num{text-align:right;white-space:nowrap}
+tr.ok td.status{color:#1a7f37}tr.fail td.status{color:#cf222e}
+td.msg{font-family:monospace;white-space:pre-wrap;max-width:420px;font-size:12px}
+svg{display:block;margin:8px 0}
+svg .frame{fill:#fff;stroke:#ddd}
+svg .label,svg .value,svg .none{font-size:11px;fill:#333}svg .none{fill:#cf222e}
+svg .title{font-size:12px;fill:#555}
+svg .axis{stroke:#888}svg .grid{stroke:#eee}svg .one{stroke:#222;stroke-width:1.5}
+svg .faster{fill:#2da44e}svg .slower{fill:#e5534b}
+svg .pass{fill:#4078c0}svg .beats{fill:#2da44e}
+svg .eager{fill:#8c959f}svg .inductor{fill:#4078c0}
+)";
+
+std::string results_table(const RunReport& report) {
+  std::string out =
+      "<table class=\"results\">\n<tr><th>problem</th><th>candidate</th><th>level</th>"
+      "<th>status</th><th>candidate</th><th>eager</th><th>inductor</th><th>vs eager</th>"
+      "<th>vs inductor</th><th>message</th></tr>\n";
+  for (const auto& r : report.results) {
+    out += fmt::format(
+        "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"status\">{}"
+        "</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"msg\">{}</td></tr>\n",
+        is_correct(r.status) ? "ok" : "fail", escape_xml(r.job.problem_id),
+        escape_xml(r.job.candidate), r.job.level, to_string(r.status),
+        escape_xml(time_cell(r, "candidate")), escape_xml(time_cell(r, "eager")),
+        escape_xml(time_cell(r, "inductor")), escape_xml(speedup_cell(r, "eager")),
+        escape_xml(speedup_cell(r, "inductor")), escape_xml(r.message));
+  }
+  return out + "</table>\n";
+}
+
+std::string meta_table(const RunReport& report) {
+  std::string out = "<table class=\"meta\">\n";
+  auto row = [&](const std::string& key, const std::string& value) {
+    out += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", escape_xml(key), escape_xml(value));
+  };
+  row("suite file", report.suite_file.string());
+  row("device", report.device);
+  row("started", report.started_at);
+  row("evaluations", fmt::format("{} of {}", report.results.size(), report.planned_jobs));
+  for (const auto& [key, value] : report.environment.items())
+    row(key, value.is_string() ? value.get<std::string>() : value.dump());
+  return out + "</table>\n";
+}
+
+class HtmlReporter final : public Reporter {
+  void do_write(const RunReport& report, std::ostream& out) const override { out << html_report(report); }
+};
+
+}  // namespace
+
+std::string html_report(const RunReport& report) {
+  const std::string title = "kbench: " + report.suite_name;
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+      << escape_xml(title) << "</title>\n<style>\n" << kStyle << "</style>\n</head>\n<body>\n";
+  out << "<h1>" << escape_xml(title) << "</h1>\n";
+  out << "<p class=\"summary\">" << escape_xml(summary_line(report)) << "</p>\n";
+  if (report.results.size() < report.planned_jobs)
+    out << fmt::format("<p><strong>Partial:</strong> {} of {} evaluations finished.</p>\n",
+                       report.results.size(), report.planned_jobs);
+  out << meta_table(report);
+  out << "<h2>Speedup vs Inductor (correct candidates)</h2>\n" << speedup_histogram_svg(report);
+  out << "<h2>pass@1 and beats-Inductor per level</h2>\n" << level_bars_svg(report);
+  out << "<h2>Speedup per problem</h2>\n" << problem_bars_svg(report);
+  out << "<h2>Results</h2>\n" << results_table(report);
+  out << "</body>\n</html>\n";
+  return out.str();
+}
+
+std::unique_ptr<Reporter> make_html_reporter() { return std::make_unique<HtmlReporter>(); }
+
+}  // namespace kbench

@@ -1,0 +1,56 @@
+#include "report/report_merge.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "core/error.hpp"
+
+namespace kbench {
+
+void check_same_environment(const RunReport& a, const std::string& a_name, const RunReport& b,
+                            const std::string& b_name) {
+  // Timings from another GPU or another torch (hence another Inductor) are not comparable.
+  for (const char* key : {"device_name", "torch"}) {
+    const auto x = a.environment.value(key, nlohmann::json()).dump();
+    const auto y = b.environment.value(key, nlohmann::json()).dump();
+    if (x != y)
+      throw InputError(fmt::format("environment.{} differs: {} in {}, {} in {}; pass --ignore-env "
+                                   "to use them together anyway",
+                                   key, x, a_name, y, b_name));
+  }
+}
+
+RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& named_reports,
+                        bool ignore_env) {
+  if (named_reports.empty()) throw InputError("merge: no results files given");
+  const auto& [first_name, first] = named_reports.front();
+  RunReport merged;
+  merged.suite_name = first.suite_name;
+  merged.suite_file = first.suite_file;
+  merged.device = first.device;
+  merged.environment = first.environment;
+  merged.started_at = first.started_at;
+  std::map<std::pair<std::string, std::string>, std::string> seen;  // -> file it came from
+  for (const auto& [name, report] : named_reports) {
+    if (!ignore_env) check_same_environment(first, first_name, report, name);
+    merged.started_at = std::min(merged.started_at, report.started_at);  // ISO 8601 sorts
+    merged.planned_jobs += report.planned_jobs;
+    for (const auto& r : report.results) {
+      const auto key = std::make_pair(r.job.problem_id, r.job.candidate);
+      const auto [it, fresh] = seen.emplace(key, name);
+      if (!fresh)
+        throw InputError(fmt::format("{} / {} is in both {} and {}; merge each shard once", key.first,
+                                     key.second, it->second, name));
+      merged.results.push_back(r);
+    }
+  }
+  std::stable_sort(merged.results.begin(), merged.results.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.job.problem_id, a.job.candidate) < std::tie(b.job.problem_id, b.job.candidate);
+  });
+  return merged;
+}
+
+}  // namespace kbench

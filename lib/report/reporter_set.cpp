@@ -1,0 +1,58 @@
+#include "report/reporter_set.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "core/error.hpp"
+#include "report/results_json.hpp"
+
+namespace kbench {
+namespace {
+
+bool is_stdout(const std::string& path) { return path == "-"; }
+
+// A reader never sees half a file, and an interrupted run leaves the last complete version.
+void write_atomically(const Reporter& reporter, const RunReport& report, const std::string& path) {
+  const auto temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::trunc | std::ios::binary);
+    reporter.write(report, out);
+    if (!out) throw std::runtime_error(fmt::format("cannot write {}", temp));
+  }
+  std::filesystem::rename(temp, path);
+}
+
+}  // namespace
+
+ReporterSet::ReporterSet(const std::vector<OutputSpec>& outputs, std::ostream& stdout_stream)
+    : stdout_(&stdout_stream) {
+  std::set<std::string> files;
+  for (const auto& spec : outputs) {
+    auto reporter = make_reporter(spec.format);
+    if (!is_stdout(spec.path)) {
+      const auto key = std::filesystem::absolute(spec.path).lexically_normal().string();
+      if (!files.insert(key).second)
+        throw InputError(fmt::format("{}: named by two output options; give each its own file",
+                                     spec.path));
+      check_writable(spec.path);
+    }
+    outputs_.push_back({std::move(reporter), spec.path});
+  }
+}
+
+void ReporterSet::write(const RunReport& report) const {
+  for (const auto& o : outputs_)
+    if (!is_stdout(o.path)) write_atomically(*o.reporter, report, o.path);
+}
+
+void ReporterSet::finish(const RunReport& report) const {
+  write(report);
+  for (const auto& o : outputs_)
+    if (is_stdout(o.path)) o.reporter->write(report, *stdout_);
+  stdout_->flush();
+}
+
+}  // namespace kbench
