@@ -47,11 +47,18 @@ void add_run_command(CLI::App& app) {
                   "Seconds per evaluation before its worker is killed (overrides the suite)")
       ->check(CLI::PositiveNumber)
       ->group("Execution");
+  // One value per occurrence (repeat the flag, or use commas), so a following suite path is
+  // never taken as one more pattern.
   run->add_option("--candidates", options->candidates,
-                  "Candidate file pattern(s) for every problem, replacing the suite's ({id} expands)")
+                  "Candidate file pattern for every problem, replacing the suite's ({id} expands); "
+                  "repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group("Selection");
-  run->add_option("--baselines", options->baselines, "Baselines to time: eager, inductor")
+  run->add_option("--baselines", options->baselines, "Baselines to time: eager, inductor (comma-separated)")
       ->delimiter(',')
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group("Selection");
   run->add_option("--timing-mode", options->timing_mode,
                   "cold (L2 flushed, default), hot, graph, or kernelbench (comparison protocol)")

@@ -52,7 +52,8 @@ std::string summary_line(const RunReport& report) {
   for (const auto& r : report.results) {
     if (auto it = r.timings.find("candidate"); it != r.timings.end())
       timer = it->second.timer + ", " + it->second.mode + " mode";
-    if (r.protocol.contains("converged")) {
+    // Correct candidates only: a failed one has just its baselines' quick pre-import run.
+    if (is_correct(r.status) && r.protocol.contains("converged")) {
       ++timed;
       converged += r.protocol["converged"].get<bool>() ? 1 : 0;
     }

@@ -53,3 +53,11 @@ TEST_CASE("report format flags are listed and a bad --html path fails before any
   CHECK(out.output.find("/nonexistent-dir/r.html") != std::string::npos);
   CHECK(out.output.find("[1/") == std::string::npos);
 }
+
+TEST_CASE("--candidates and --baselines take one value each, so the suite path may follow") {
+  const auto suite = (kbench::test::kDataDir / "suites" / "bad_key.yaml").string();
+  // The bad suite is reached (exit 2 with its own error), proving it was parsed as the suite.
+  const auto out = run_kbench("run --candidates x.py --baselines eager " + suite);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("unknown key 'sedes'") != std::string::npos);
+}
