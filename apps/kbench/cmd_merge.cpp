@@ -19,14 +19,23 @@ void add_merge_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("merge", "Join results files (e.g. of --shard runs) into one, "
                                           "recomputing the summary");
   cmd->add_option("results", *files, "Results JSON files")->required()->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", *output, "Merged results JSON")->required();
+  cmd->add_option("-o,--output", *output, "Merged results JSON, or - for stdout")
+      ->type_name("FILE|-")
+      ->required();
   cmd->add_flag("--ignore-env", *ignore_env,
                 "Merge even when environment.device_name or environment.torch differ");
   cmd->callback([files, output, ignore_env] {
-    check_writable(*output);
+    const bool to_stdout = *output == "-";
+    if (!to_stdout) check_writable(*output);
     std::vector<std::pair<std::string, RunReport>> reports;
     for (const auto& f : *files) reports.emplace_back(f, read_results_file(f));
     const RunReport merged = merge_reports(reports, *ignore_env);
+    if (to_stdout) {
+      // stdout carries the JSON alone; the summary goes to stderr.
+      std::fputs((results_json(merged).dump(2) + "\n").c_str(), stdout);
+      std::fputs((summary_line(merged) + "\n").c_str(), stderr);
+      return;
+    }
     write_results_json(merged, *output);
     std::fputs((summary_line(merged) + "\n").c_str(), stdout);
     std::fprintf(stdout, "merged %zu results from %zu files%s: %s\n", merged.results.size(),
