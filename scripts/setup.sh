@@ -40,7 +40,7 @@ if [ ! -x "$VENV/bin/python3" ]; then
   "$BASE_PYTHON" -m venv "$VENV"
 fi
 if ! "$VENV/bin/python3" - <<'PY' 2>/dev/null
-import numpy, torch, triton
+import numpy, torch, triton, jsonschema
 major, minor = (int(x) for x in torch.__version__.split(".")[:2])
 assert (major, minor) >= (2, 9), torch.__version__
 assert tuple(int(x) for x in numpy.__version__.split(".")[:2]) < (2, 4), numpy.__version__
@@ -48,7 +48,7 @@ PY
 then
   log "installing $TORCH_SPEC, triton and $NUMPY_SPEC into $VENV (several GB, once)"
   "$VENV/bin/python3" -m pip install -q --upgrade pip >/dev/null
-  "$VENV/bin/python3" -m pip install -q "$TORCH_SPEC" "$NUMPY_SPEC" pyyaml
+  "$VENV/bin/python3" -m pip install -q "$TORCH_SPEC" "$NUMPY_SPEC" pyyaml jsonschema
 fi
 
 # ccache: hash paths relative to the checkout so every clone shares one cache.
