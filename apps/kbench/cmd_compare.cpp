@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "report/compare_render.hpp"
+#include "report/results_json.hpp"
 #include "report/results_reader.hpp"
 
 namespace kbench::cli {
@@ -64,6 +65,9 @@ void add_compare_command(CLI::App& app) {
       ->type_name("FILE|-")
       ->group("Output");
   cmd->callback([args] {
+    // A bad output path fails before any reading or printing (exit 2).
+    for (const auto* target : {&args->md, &args->json, &args->junit})
+      if (!target->empty() && *target != "-") check_writable(*target);
     const RunReport base = read_results_file(args->base_file);
     const RunReport next = read_results_file(args->new_file);
     const Comparison c = compare_reports(base, args->base_file, next, args->new_file, args->options);

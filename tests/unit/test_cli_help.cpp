@@ -61,3 +61,11 @@ TEST_CASE("--candidates and --baselines take one value each, so the suite path m
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("unknown key 'sedes'") != std::string::npos);
 }
+
+TEST_CASE("kbench compare checks its output paths before reading or printing anything") {
+  const auto golden = (kbench::test::kGoldenDir / "results_sample.json").string();
+  const auto out = run_kbench("compare " + golden + " " + golden + " --md /nonexistent-dir/c.md");
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("/nonexistent-dir/c.md") != std::string::npos);
+  CHECK(out.output.find("SAME") == std::string::npos);  // no table was printed first
+}
