@@ -23,9 +23,7 @@ SpeedupVerdict classify_speedup(double value, const Interval& ci) {
   return SpeedupVerdict::ambiguous;
 }
 
-namespace {
-
-RoundSamples by_round(const Measurement& m) {
+RoundSamples samples_by_round(const Measurement& m) {
   std::map<int, std::vector<double>> grouped;
   for (std::size_t i = 0; i < m.samples_ms.size(); ++i)
     grouped[i < m.rounds.size() ? m.rounds[i] : 0].push_back(m.samples_ms[i]);
@@ -33,6 +31,8 @@ RoundSamples by_round(const Measurement& m) {
   for (auto& [round, samples] : grouped) rounds.push_back(std::move(samples));
   return rounds;
 }
+
+namespace {
 
 // Rounds in which both variants have samples, aligned, for the paired ratio bootstrap.
 std::pair<RoundSamples, RoundSamples> paired_rounds(const Measurement& a, const Measurement& b) {
@@ -56,7 +56,7 @@ void derive_statistics(JobResult& result) {
     if (m.rounds.size() != m.samples_ms.size()) m.rounds.assign(m.samples_ms.size(), 0);
     m.stats = summarize(m.samples_ms);
     m.median_ci.reset();
-    if (m.statistic == "median") m.median_ci = bootstrap_median_ci(by_round(m));
+    if (m.statistic == "median") m.median_ci = bootstrap_median_ci(samples_by_round(m));
   }
   result.speedups.clear();
   if (!is_correct(result.status)) return;

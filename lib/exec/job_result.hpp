@@ -60,6 +60,9 @@ inline const std::vector<std::string>& variant_names() {
   return names;
 }
 
+// The samples of `m` grouped by round, in round order: the unit the bootstrap resamples.
+RoundSamples samples_by_round(const Measurement& m);
+
 // Recomputes stats, median CIs and speedups from the raw samples in `result.timings`.
 void derive_statistics(JobResult& result);
 

@@ -13,15 +13,6 @@ namespace {
 
 using PairKey = std::pair<std::string, std::string>;
 
-RoundSamples by_round(const Measurement& m) {
-  std::map<int, std::vector<double>> grouped;
-  for (std::size_t i = 0; i < m.samples_ms.size(); ++i)
-    grouped[i < m.rounds.size() ? m.rounds[i] : 0].push_back(m.samples_ms[i]);
-  RoundSamples rounds;
-  for (auto& [round, samples] : grouped) rounds.push_back(std::move(samples));
-  return rounds;
-}
-
 const Measurement* candidate_timing(const JobResult& r) {
   const auto it = r.timings.find("candidate");
   return it == r.timings.end() || !(it->second.headline_ms() > 0) ? nullptr : &it->second;
@@ -53,7 +44,7 @@ void fill_timing_change(const JobResult& b, const JobResult& n, const std::strin
     pair.time_ratio = *pair.new_ms / *pair.base_ms;
     pair.verdict = SpeedupVerdict::ambiguous;  // no CI for mean-statistic (kernelbench) timings
     if (tb->statistic == "median" && tn->statistic == "median") {
-      pair.time_ratio_ci = bootstrap_independent_ratio_ci(by_round(*tn), by_round(*tb));
+      pair.time_ratio_ci = bootstrap_independent_ratio_ci(samples_by_round(*tn), samples_by_round(*tb));
       pair.verdict = classify_time_ratio(*pair.time_ratio, *pair.time_ratio_ci);
     }
   }

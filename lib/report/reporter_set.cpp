@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "core/error.hpp"
@@ -13,17 +12,6 @@ namespace kbench {
 namespace {
 
 bool is_stdout(const std::string& path) { return path == "-"; }
-
-// A reader never sees half a file, and an interrupted run leaves the last complete version.
-void write_atomically(const Reporter& reporter, const RunReport& report, const std::string& path) {
-  const auto temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::trunc | std::ios::binary);
-    reporter.write(report, out);
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}", temp));
-  }
-  std::filesystem::rename(temp, path);
-}
 
 }  // namespace
 
@@ -45,7 +33,8 @@ ReporterSet::ReporterSet(const std::vector<OutputSpec>& outputs, std::ostream& s
 
 void ReporterSet::write(const RunReport& report) const {
   for (const auto& o : outputs_)
-    if (!is_stdout(o.path)) write_atomically(*o.reporter, report, o.path);
+    if (!is_stdout(o.path))
+      write_file_atomically(o.path, [&](std::ostream& out) { o.reporter->write(report, out); });
 }
 
 void ReporterSet::finish(const RunReport& report) const {

@@ -160,14 +160,19 @@ nlohmann::json results_json(const RunReport& report) {
           {"summary", summary_json(compute_summary(report.results), report.planned_jobs)}};
 }
 
-void write_results_json(const RunReport& report, const std::filesystem::path& file) {
+void write_file_atomically(const std::filesystem::path& file,
+                           const std::function<void(std::ostream&)>& write) {
   const auto temp = file.string() + ".tmp";
   {
-    std::ofstream out(temp, std::ios::trunc);
-    out << results_json(report).dump(2) << "\n";
+    std::ofstream out(temp, std::ios::trunc | std::ios::binary);
+    write(out);
     if (!out) throw std::runtime_error(fmt::format("cannot write {}", temp));
   }
   std::filesystem::rename(temp, file);
+}
+
+void write_results_json(const RunReport& report, const std::filesystem::path& file) {
+  write_file_atomically(file, [&](std::ostream& out) { out << results_json(report).dump(2) << "\n"; });
 }
 
 void check_writable(const std::filesystem::path& file) {

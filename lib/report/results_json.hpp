@@ -1,6 +1,8 @@
 #pragma once
 // The results file (format: docs/results-format.md).
 #include <filesystem>
+#include <functional>
+#include <ostream>
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +11,11 @@
 namespace kbench {
 
 nlohmann::json results_json(const RunReport& report);
+
+// Writes `file` through `write` into a temp file, then renames it over `file`: a reader never
+// sees half a file, and an interrupted run leaves the last complete version.
+void write_file_atomically(const std::filesystem::path& file,
+                           const std::function<void(std::ostream&)>& write);
 
 // Writes atomically (temp file + rename), so a reader never sees half a file and an interrupted
 // run leaves the last complete version. Throws std::runtime_error on I/O failure.

@@ -30,9 +30,10 @@ void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
       throw InputError(fmt::format("--timing-mode '{}' is not one of {}", *options.timing_mode,
                                    join(timing_mode_names(), ", ")));
   }
+  const auto& known = baseline_names();
   for (const auto& b : options.baselines)
-    if (b != "eager" && b != "inductor")
-      throw InputError(fmt::format("--baselines: unknown baseline '{}'; use eager, inductor", b));
+    if (std::find(known.begin(), known.end(), b) == known.end())
+      throw InputError(fmt::format("--baselines: unknown baseline '{}'; use {}", b, join(known, ", ")));
   for (auto& problem : suite.problems) {
     if (!options.candidates.empty()) {
       problem.candidate_patterns.clear();
@@ -45,6 +46,7 @@ void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
     if (mode) s.timing.mode = *mode;
     if (options.target_ci) s.timing.target_ci = *options.target_ci;
     if (options.max_time_s) s.timing.max_time_s = *options.max_time_s;
+    if (options.timeout_s) s.timeout_s = *options.timeout_s;
   }
 }
 
@@ -67,9 +69,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
                                   [&](const auto& p) { return !in_shard(p.id, *options.shard); }),
                    problems.end());
   }
-  std::vector<Job> jobs = plan_jobs(suite, device);
-  if (options.timeout_s)
-    for (auto& job : jobs) job.settings.timeout_s = *options.timeout_s;
+  const std::vector<Job> jobs = plan_jobs(suite, device);
 
   const bool temporary = !options.work_dir;
   const auto work_dir = temporary ? make_temp_dir() : *options.work_dir;

@@ -20,6 +20,9 @@ struct EvalSettings {
   double timeout_s = 600;             // whole worker, compile included
 };
 
+// The baselines kbench can time: "eager", "inductor".
+const std::vector<std::string>& baseline_names();
+
 // The names accepted in `defaults:` and `overrides:`; used for "did you mean" hints.
 const std::vector<std::string>& eval_setting_keys();
 

@@ -17,6 +17,11 @@ std::string SourceLocation::str() const {
   return fmt::format("{}:{}:{}", file, line, column);
 }
 
+const std::vector<std::string>& baseline_names() {
+  static const std::vector<std::string> names = {"eager", "inductor"};
+  return names;
+}
+
 const std::vector<std::string>& eval_setting_keys() {
   static const std::vector<std::string> keys = {"dtype",     "atol",          "rtol",
                                                 "seeds",     "timing",        "baselines",
@@ -30,7 +35,6 @@ const std::vector<std::string> kTopKeys = {"schema_version", "suite", "descripti
                                            "candidates", "problems"};
 const std::vector<std::string> kProblemKeys = {"id",    "file",       "level",    "tags",
                                                "sizes", "candidates", "overrides", "description"};
-const std::vector<std::string> kBaselines = {"eager", "inductor"};
 const std::vector<std::string> kDeviceKinds = {"cpu", "cuda"};
 
 class SuiteParser {
@@ -158,12 +162,13 @@ class SuiteParser {
       settings.baselines = as_string_list(node["baselines"]);
       for (std::size_t i = 0; i < settings.baselines.size(); ++i) {
         const auto& name = settings.baselines[i];
-        if (std::find(kBaselines.begin(), kBaselines.end(), name) != kBaselines.end()) continue;
-        const auto hint = closest_match(name, kBaselines);
+        const auto& known = baseline_names();
+        if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+        const auto hint = closest_match(name, known);
         fail(node["baselines"].IsSequence() ? node["baselines"][i] : node["baselines"],
              fmt::format("unknown baseline '{}'{}; use: {}", name,
                          hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                         join(kBaselines, ", ")));
+                         join(known, ", ")));
       }
     }
   }
