@@ -10,6 +10,8 @@
 #ifdef KBENCH_WITH_CUDA
 #include <cuda.h>
 #include <dlfcn.h>
+
+#include "core/dynamic_symbol.hpp"
 #endif
 
 namespace kbench::cuda {
@@ -83,14 +85,6 @@ EXIT:
 }
 )";
 
-template <typename F>
-bool resolve(void* library, F& out, const char* name, const char* fallback = nullptr) {
-  void* symbol = dlsym(library, name);
-  if (!symbol && fallback) symbol = dlsym(library, fallback);
-  out = reinterpret_cast<F>(symbol);
-  return symbol != nullptr;
-}
-
 Driver load_driver() {
   Driver d;
   void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -98,26 +92,26 @@ Driver load_driver() {
     d.error = "the CUDA driver (libcuda.so.1) is not installed";
     return d;
   }
-  bool ok = resolve(library, d.init, "cuInit") &&
-            resolve(library, d.driver_get_version, "cuDriverGetVersion") &&
-            resolve(library, d.device_get_count, "cuDeviceGetCount") &&
-            resolve(library, d.device_get, "cuDeviceGet") &&
-            resolve(library, d.device_get_name, "cuDeviceGetName") &&
-            resolve(library, d.primary_ctx_retain, "cuDevicePrimaryCtxRetain") &&
-            resolve(library, d.ctx_set_current, "cuCtxSetCurrent") &&
-            resolve(library, d.ctx_synchronize, "cuCtxSynchronize") &&
-            resolve(library, d.event_create, "cuEventCreate") &&
-            resolve(library, d.event_destroy, "cuEventDestroy_v2") &&
-            resolve(library, d.event_record, "cuEventRecord") &&
-            resolve(library, d.event_synchronize, "cuEventSynchronize") &&
-            resolve(library, d.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime") &&
-            resolve(library, d.device_get_attribute, "cuDeviceGetAttribute") &&
-            resolve(library, d.device_get_pci_bus_id, "cuDeviceGetPCIBusId") &&
-            resolve(library, d.module_load_data, "cuModuleLoadData") &&
-            resolve(library, d.module_get_function, "cuModuleGetFunction") &&
-            resolve(library, d.launch_kernel, "cuLaunchKernel") &&
-            resolve(library, d.mem_host_alloc, "cuMemHostAlloc") &&
-            resolve(library, d.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2");
+  bool ok = resolve_symbol(library, d.init, "cuInit") &&
+            resolve_symbol(library, d.driver_get_version, "cuDriverGetVersion") &&
+            resolve_symbol(library, d.device_get_count, "cuDeviceGetCount") &&
+            resolve_symbol(library, d.device_get, "cuDeviceGet") &&
+            resolve_symbol(library, d.device_get_name, "cuDeviceGetName") &&
+            resolve_symbol(library, d.primary_ctx_retain, "cuDevicePrimaryCtxRetain") &&
+            resolve_symbol(library, d.ctx_set_current, "cuCtxSetCurrent") &&
+            resolve_symbol(library, d.ctx_synchronize, "cuCtxSynchronize") &&
+            resolve_symbol(library, d.event_create, "cuEventCreate") &&
+            resolve_symbol(library, d.event_destroy, "cuEventDestroy_v2") &&
+            resolve_symbol(library, d.event_record, "cuEventRecord") &&
+            resolve_symbol(library, d.event_synchronize, "cuEventSynchronize") &&
+            resolve_symbol(library, d.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime") &&
+            resolve_symbol(library, d.device_get_attribute, "cuDeviceGetAttribute") &&
+            resolve_symbol(library, d.device_get_pci_bus_id, "cuDeviceGetPCIBusId") &&
+            resolve_symbol(library, d.module_load_data, "cuModuleLoadData") &&
+            resolve_symbol(library, d.module_get_function, "cuModuleGetFunction") &&
+            resolve_symbol(library, d.launch_kernel, "cuLaunchKernel") &&
+            resolve_symbol(library, d.mem_host_alloc, "cuMemHostAlloc") &&
+            resolve_symbol(library, d.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2");
   if (!ok) {
     d.error = "the CUDA driver is too old (missing symbols)";
     return d;

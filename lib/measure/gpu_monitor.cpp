@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/dynamic_symbol.hpp"
+
 namespace kbench {
 namespace {
 
@@ -29,14 +31,6 @@ struct Nvml {
   nvmlReturn (*driver_version)(char*, unsigned) = nullptr;
 };
 
-template <typename F>
-bool resolve(void* library, F& out, const char* name, const char* fallback = nullptr) {
-  void* symbol = dlsym(library, name);
-  if (!symbol && fallback) symbol = dlsym(library, fallback);
-  out = reinterpret_cast<F>(symbol);
-  return symbol != nullptr;
-}
-
 const Nvml& nvml() {
   static const Nvml instance = [] {
     Nvml n;
@@ -45,15 +39,15 @@ const Nvml& nvml() {
       n.error = "NVML (libnvidia-ml.so.1) is not installed";
       return n;
     }
-    const bool ok = resolve(library, n.init, "nvmlInit_v2") &&
-                    resolve(library, n.by_pci, "nvmlDeviceGetHandleByPciBusId_v2") &&
-                    resolve(library, n.clock, "nvmlDeviceGetClockInfo") &&
-                    resolve(library, n.max_clock, "nvmlDeviceGetMaxClockInfo") &&
-                    resolve(library, n.temperature, "nvmlDeviceGetTemperature") &&
-                    resolve(library, n.power, "nvmlDeviceGetPowerUsage") &&
-                    resolve(library, n.reasons, "nvmlDeviceGetCurrentClocksEventReasons",
+    const bool ok = resolve_symbol(library, n.init, "nvmlInit_v2") &&
+                    resolve_symbol(library, n.by_pci, "nvmlDeviceGetHandleByPciBusId_v2") &&
+                    resolve_symbol(library, n.clock, "nvmlDeviceGetClockInfo") &&
+                    resolve_symbol(library, n.max_clock, "nvmlDeviceGetMaxClockInfo") &&
+                    resolve_symbol(library, n.temperature, "nvmlDeviceGetTemperature") &&
+                    resolve_symbol(library, n.power, "nvmlDeviceGetPowerUsage") &&
+                    resolve_symbol(library, n.reasons, "nvmlDeviceGetCurrentClocksEventReasons",
                             "nvmlDeviceGetCurrentClocksThrottleReasons") &&
-                    resolve(library, n.driver_version, "nvmlSystemGetDriverVersion");
+                    resolve_symbol(library, n.driver_version, "nvmlSystemGetDriverVersion");
     if (!ok) {
       n.error = "NVML lacks a needed function";
       return n;
