@@ -55,6 +55,17 @@ std::map<std::string, std::string> worker_env(const std::string& device) {
 
 }  // namespace
 
+namespace {
+// Everything in a job's wall time that is neither the evaluation proper (compile and device
+// work) nor waiting: process start, Python start, the torch/triton imports, result delivery.
+void note_harness_overhead(JobResult& result) {
+  const auto& timeline = result.diagnostics.value("worker_timeline", nlohmann::json::object());
+  if (!timeline.contains("evaluate_s") || !timeline["evaluate_s"].is_number()) return;
+  result.diagnostics["harness_overhead_s"] =
+      std::max(0.0, result.wall_s - timeline["evaluate_s"].get<double>());
+}
+}  // namespace
+
 JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome) {
   JobResult result;
   result.job = job;
@@ -74,6 +85,7 @@ JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome) {
   if (payload) {
     try {
       apply_worker_message(nlohmann::json::parse(*payload), result);
+      note_harness_overhead(result);
       attach_output();
       return result;
     } catch (const std::exception& e) {

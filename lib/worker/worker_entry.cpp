@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
@@ -21,6 +22,22 @@ namespace {
   _exit(written ? 0 : 1);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Python start and the heavy imports, timed apart from the evaluation: that split is how the
+// controller tells harness overhead from compile and device work (docs/architecture.md).
+void start_python_with_imports() {
+  start_python();
+  pybind11::module_::import("torch");
+  try {
+    pybind11::module_::import("triton");
+  } catch (const pybind11::error_already_set&) {
+    // Triton is optional for torch-only candidates; the evaluation reports what is missing.
+  }
+}
+
 // Candidate code must not inherit the channel into processes it spawns.
 void protect_channel(int result_fd) { fcntl(result_fd, F_SETFD, FD_CLOEXEC); }
 
@@ -37,9 +54,15 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd) {
   }
   JobResult result;
   result.job = job;
+  const auto started = std::chrono::steady_clock::now();
+  double startup_s = 0;
   try {
-    start_python();
+    start_python_with_imports();
+    startup_s = seconds_since(started);
+    const auto evaluation_started = std::chrono::steady_clock::now();
     result = evaluate_job(job);
+    result.diagnostics["worker_timeline"] = {{"startup_s", startup_s},
+                                             {"evaluate_s", seconds_since(evaluation_started)}};
   } catch (const std::exception& e) {
     // Reached only for faults outside the candidate's reach (environment, kbench bugs).
     result.status = Status::problem_error;
