@@ -8,6 +8,7 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "run_kbench.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 #include "worker/python_runtime.hpp"
@@ -186,4 +187,35 @@ TEST_CASE("analysis never runs the candidate; unparsable files give only syntax_
 TEST_CASE("an unreadable candidate is bad input") {
   CHECK_THROWS_AS(analyze(test::kSourceDir / "tests/hostile/static/no_such_file.py"), InputError);
   CHECK_THROWS_AS(analyze(test::kSourceDir / "tests/hostile/static"), InputError);
+}
+
+TEST_CASE("kbench check-candidate: findings as file:line, exit 1 on a violation, 0 when clean") {
+  using test::run_kbench;
+  const auto dir = test::kSourceDir.string();
+  const auto clean = run_kbench("check-candidate " + dir + "/benchmarks/solutions/smoke/03_matmul_triton.py " +
+                                dir + "/tests/data/candidates/add_one_ok.py");
+  CHECK(clean.exit_code == 0);
+  CHECK(clean.output.find("03_matmul_triton.py: ok; kernels reachable from ModelNew.forward: _matmul_kernel") !=
+        std::string::npos);
+  CHECK(clean.output.find("add_one_ok.py: ok; kernels reachable from ModelNew.forward: none") != std::string::npos);
+
+  const auto hostile = dir + "/tests/hostile/static/monkeypatch_sync.py";
+  const auto bad = run_kbench("check-candidate " + hostile + " " + dir + "/tests/data/candidates/add_one_ok.py");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.output.find(hostile + ":6: forbidden_api: assignment to torch.cuda.synchronize") != std::string::npos);
+  CHECK(bad.output.find("1 of 2 candidate files failed the static checks") != std::string::npos);
+
+  const auto decoy = dir + "/tests/hostile/static/decoy_kernel.py";
+  CHECK(run_kbench("check-candidate " + decoy).exit_code == 0);
+  const auto required = run_kbench("check-candidate --require-kernel " + decoy);
+  CHECK(required.exit_code == 1);
+  CHECK(required.output.find("no custom kernel reachable") != std::string::npos);
+  CHECK(required.output.find("defined but unreachable: _add_one_kernel") != std::string::npos);
+
+  const auto broken = run_kbench("check-candidate " + dir + "/tests/hostile/syntax_error.py");
+  CHECK(broken.exit_code == 1);
+  CHECK(broken.output.find("does not parse: line ") != std::string::npos);
+
+  CHECK(run_kbench("check-candidate " + dir + "/no/such/file.py").exit_code == 2);
+  CHECK(run_kbench("check-candidate").exit_code == 2);
 }
