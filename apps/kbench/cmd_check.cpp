@@ -63,6 +63,7 @@ void add_check_command(CLI::App& app) {
     std::size_t failed = 0;
     for (const auto& file : *files)
       failed += report_file(file, analyze_candidate_source(file), *require_kernel) ? 0 : 1;
+    std::fflush(stdout);  // the findings before main's error line on stderr
     if (failed) {
       throw Error(kExitCheckFailed,
                   fmt::format("{} of {} candidate file{} failed the static checks "

@@ -57,6 +57,7 @@ FORBIDDEN_ATTRS = {
     "__delattr__": "attribute deletion", "__import__": "imports by computed name",
     "__loader__": "reaches the import machinery", "__spec__": "reaches the import machinery",
     "__reduce__": "pickling hooks", "__reduce_ex__": "pickling hooks",
+    "__self__": "a builtin function's __self__ is the builtins module",
     # Tensor subclasses whose data is computed later, inside the untimed checker (exploit 3).
     "_make_subclass": "builds a tensor subclass (deferred/lazy outputs)",
     "_make_wrapper_subclass": "builds a tensor subclass (deferred/lazy outputs)",
@@ -65,8 +66,8 @@ FORBIDDEN_ATTRS = {
     "load_library": "loads an arbitrary shared library",
 }
 
-# Modules that are forbidden also when reached as an attribute of an allowed one (torch itself
-# imports os and sys, so `torch.os.system` exists).
+# Modules that are forbidden also as an attribute of anything (torch itself imports os and sys,
+# so `torch.os.system` exists; other objects lead there too).
 FORBIDDEN_MODULE_ATTRS = {
     "os": "process and file access", "sys": "interpreter internals (sys._getframe, sys.modules)",
     "gc": "finds the harness's objects, e.g. the expected outputs (gc.get_objects)",
@@ -109,10 +110,18 @@ FORBIDDEN_QUALIFIED = {
     "torch.set_flush_denormal": "changes float numerics",
     "torch.set_num_threads": "changes the baselines' CPU threads",
     "torch.set_num_interop_threads": "changes the baselines' CPU threads",
+    # Files: caches across calls and jobs (exploit 5); unpickling runs code.
+    "torch.save": "writes files", "torch.load": "reads files (unpickling runs code)",
+    "torch.from_file": "reads files", "numpy.load": "reads files (unpickling runs code)",
+    "numpy.save": "writes files", "numpy.savez": "writes files", "numpy.fromfile": "reads files",
+    "numpy.memmap": "maps files",
 }
 
 # Tensor classes a candidate must not subclass (lazy outputs computed in the checker).
-TENSOR_CLASSES = {"torch.Tensor", "torch._C.TensorBase", "torch._C._TensorBase"}
+TENSOR_CLASSES = {"torch.Tensor", "torch._C.TensorBase", "torch._C._TensorBase",
+                  "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"}
+# Names Python provides without an import; binding them by import must not hide the builtin.
+BUILTIN_NAMES = set(FORBIDDEN_BUILTINS) | {"getattr", "setattr", "delattr", "type"}
 
 # Tokens in string constants (load_inline C++/CUDA sources) with the same meaning as above.
 CPP_TOKENS = {
@@ -162,21 +171,23 @@ class _Module:
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for a in node.names:
-                    if a.asname:
-                        self.aliases[a.asname] = a.name
-                    else:
-                        top = a.name.split(".")[0]
-                        self.aliases[top] = top
+                    local = a.asname or a.name.split(".")[0]
+                    self.aliases[local] = a.name if a.asname else local
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 for a in node.names:
                     if a.name != "*":
                         self.aliases[a.asname or a.name] = node.module + "." + a.name
+        # An import anywhere (even in a function never called) must not turn `getattr` or
+        # `eval` into "not the builtin" for the rest of the file.
+        for name in BUILTIN_NAMES:
+            self.aliases.pop(name, None)
         # `T = torch.Tensor`, `cuda = torch.cuda`: plain aliases of imported objects, anywhere.
         for _ in range(3):
             for node in ast.walk(tree):
                 if (isinstance(node, ast.Assign) and len(node.targets) == 1
                         and isinstance(node.targets[0], ast.Name)
-                        and node.targets[0].id not in self.aliases):
+                        and node.targets[0].id not in self.aliases
+                        and node.targets[0].id not in BUILTIN_NAMES):
                     q = self.qualname(node.value)
                     if q:
                         self.aliases[node.targets[0].id] = q
@@ -196,7 +207,8 @@ class _Module:
         return self.aliases[root] + ("." + rest if rest else "")
 
     def _is_builtin(self, node, name):
-        return isinstance(node, ast.Name) and node.id == name and name not in self.aliases
+        # Conservative: a local function named like the builtin is treated as the builtin.
+        return isinstance(node, ast.Name) and node.id == name
 
     def snippet(self, lineno):
         line = self.lines[lineno - 1].strip() if 0 < lineno <= len(self.lines) else ""
@@ -299,7 +311,7 @@ class _Policy:
                 self.add(node, f"from {node.module} import {a.name}", why)
 
     def check_name(self, node, call_funcs):
-        if not isinstance(node.ctx, ast.Load) or node.id in self.m.aliases:
+        if not isinstance(node.ctx, ast.Load):
             return
         if node.id in FORBIDDEN_BUILTINS:
             self.add(node, node.id, FORBIDDEN_BUILTINS[node.id])
@@ -308,15 +320,11 @@ class _Policy:
 
     def check_attribute(self, node, inner):
         attr = node.attr
-        if attr in FORBIDDEN_ATTRS:
-            self.add(node, "." + attr, FORBIDDEN_ATTRS[attr])
-            return
         base = self.m.qualname(node.value)
-        if base is None:
-            return
-        if attr in FORBIDDEN_MODULE_ATTRS:
-            self.add(node, f"{base}.{attr}", FORBIDDEN_MODULE_ATTRS[attr])
-        elif not inner:  # forbidden components were flagged on their own nodes
+        why = FORBIDDEN_ATTRS.get(attr) or FORBIDDEN_MODULE_ATTRS.get(attr)
+        if why:
+            self.add(node, f"{base}.{attr}" if base else "." + attr, why)
+        elif base is not None and not inner:  # forbidden components were flagged on their own nodes
             why = _forbidden_prefix(base + "." + attr, components=False)
             if why:
                 self.add(node, base + "." + attr, why)
@@ -331,9 +339,9 @@ class _Policy:
                 return
             attr = name_arg.value
             base = self.m.qualname(node.args[0])
-            why = FORBIDDEN_ATTRS.get(attr)
+            why = FORBIDDEN_ATTRS.get(attr) or FORBIDDEN_MODULE_ATTRS.get(attr)
             if why is None and base is not None:
-                why = FORBIDDEN_MODULE_ATTRS.get(attr) or _forbidden_prefix(base + "." + attr)
+                why = _forbidden_prefix(base + "." + attr)
             if why:
                 self.add(node, f"{func.id}(..., {attr!r})", why)
             elif func.id != "getattr" and (base is not None or self._is_type_call(node.args[0])):
@@ -344,6 +352,12 @@ class _Policy:
             return
         if self.m.qualname(func) in ("operator.attrgetter", "operator.methodcaller"):
             self.add(node, self.m.qualname(func), "getattr in disguise; write obj.name instead")
+        elif self.m._is_builtin(func, "type") and len(node.args) == 3 \
+                and isinstance(node.args[1], (ast.Tuple, ast.List)):
+            for b in node.args[1].elts:
+                if self.m.qualname(b) in TENSOR_CLASSES:
+                    self.add(node, f"type(..., ({self.m.qualname(b)}, ...), ...)",
+                             "a tensor subclass can compute its data later, in the untimed checker")
 
     def _is_type_call(self, node):
         return isinstance(node, ast.Call) and self.m._is_builtin(node.func, "type")
@@ -470,8 +484,18 @@ class _Kernels:
             found += re.findall(r"\.def\(\s*\"(\w+)\"", text)
         return found
 
+    def _model_class(self):
+        """The class ModelNew names: defined as such, or `ModelNew = SomeClass`."""
+        if "ModelNew" in self.classes:
+            return "ModelNew"
+        for v in self.modvars.get("ModelNew", []):
+            if isinstance(v, ast.Name) and v.id in self.classes:
+                return v.id
+        return None
+
     def reachable(self):
-        if "ModelNew" not in self.classes:
+        root = self._model_class()
+        if root is None:
             return []
         funcs, classes, modvars, attrs = set(), set(), set(), set()
         wanted = set()        # attribute names used by reachable code
@@ -493,7 +517,7 @@ class _Kernels:
                 if isinstance(b, ast.Name) and b.id in self.classes:
                     reach_class(b.id)
 
-        reach_class("ModelNew")
+        reach_class(root)
         while True:
             for name in list(classes):
                 for stmt in self.classes[name].body:

@@ -118,6 +118,10 @@ TEST_CASE("hostile sources: each violation with its line") {
        {{3, "import threading: 'threading' is not an allowed import"},
         {4, "import concurrent.futures: 'concurrent' is not an allowed import"}}},
       {"side_stream_load_inline.py", {{11, "cudaStreamCreate: side stream in C++/CUDA source"}}},
+      {"shadowed_getattr.py", {{15, "getattr() with a computed name"}}},
+      {"builtins_via_self.py",
+       {{7, ".__self__: a builtin function's __self__ is the builtins module"},
+        {8, "type(..., (torch.Tensor, ...), ...): a tensor subclass"}}},
   };
   for (const auto& c : cases) {
     INFO(c.file);
