@@ -87,6 +87,14 @@ TEST_CASE("honest patterns: autotune stacks, jit(f), device functions, autograd.
   CHECK(a.reachable_kernels == kernels);
 }
 
+TEST_CASE("honest KernelBench-style load_inline candidate: no finding, its function reachable") {
+  const auto a = analyze("tests/data/static/honest_load_inline.py");
+  INFO(describe(a));
+  CHECK(a.violations.empty());
+  CHECK(a.defined_kernels == std::vector<std::string>{"axpy_cuda"});
+  CHECK(a.reachable_kernels == std::vector<std::string>{"axpy_cuda"});
+}
+
 TEST_CASE("hostile sources: each violation with its line") {
   struct Case {
     std::string file;
