@@ -450,7 +450,7 @@ class _Kernels:
         """triton.jit(f), triton.autotune(...)(triton.jit(f)) and the like."""
         if not isinstance(value, ast.Call):
             return False
-        if self._is_jit(value.func) or self.m.qualname(value.func) in JIT_NAMES:
+        if self._is_jit(value.func):  # triton.jit(f), triton.jit(**options)(f)
             return True
         inner = value.func
         if isinstance(inner, ast.Call) and self.m.qualname(inner.func) in KERNEL_WRAPPERS:
