@@ -9,6 +9,7 @@ namespace kbench {
 enum ExitCode : int {
   kExitOk = 0,
   kExitRegression = 1,   // `kbench compare --fail-on-regression` found a regression
+  kExitCheckFailed = 1,  // `kbench check-candidate`: a file broke the static checks
   kExitBadInput = 2,     // suite/CLI/user input is wrong: fix the input
   kExitEnvironment = 3,  // Python/torch/device missing: fix the machine (scripts/setup.sh)
   kExitInternal = 4,     // a kbench bug

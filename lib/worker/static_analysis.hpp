@@ -1,0 +1,30 @@
+#pragma once
+// Static analysis of a candidate's source before it is imported: the import/API policy and
+// which kernels ModelNew.forward can reach. Only parses (Python's ast); runs no candidate code.
+// The rules and their reasons: docs/integrity-static.md.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+struct StaticFinding {
+  std::string check;     // "forbidden_api"
+  std::string evidence;  // what, why, and the source line
+  int line = 0;
+};
+
+struct StaticAnalysis {
+  std::vector<StaticFinding> violations;       // import/API policy violations
+  std::vector<std::string> defined_kernels;    // @triton.jit functions and load_inline functions
+  std::vector<std::string> reachable_kernels;  // those reachable from ModelNew.forward
+  // Set when the file does not parse ("line N: SyntaxError: ..."); everything else is then
+  // empty. Not a finding: importing the candidate reports it as a compile error.
+  std::string syntax_error;
+};
+
+// Needs the embedded interpreter running (start_python()). Throws InputError when the file
+// cannot be read.
+StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_file);
+
+}  // namespace kbench

@@ -1,0 +1,233 @@
+// Static analysis of candidate sources (lib/worker/static_analysis): no finding on any honest
+// candidate shipped with the project, the exact finding and line on every hostile source in
+// tests/hostile/static/, and kernel reachability from ModelNew.forward.
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "core/error.hpp"
+#include "run_kbench.hpp"
+#include "temp_dir.hpp"
+#include "test_paths.hpp"
+#include "worker/python_runtime.hpp"
+#include "worker/static_analysis.hpp"
+
+using namespace kbench;
+namespace fs = std::filesystem;
+
+namespace {
+
+StaticAnalysis analyze(const fs::path& file) {
+  static const bool started = (start_python(), true);  // one interpreter per test process
+  (void)started;
+  return analyze_candidate_source(file.is_absolute() ? file : test::kSourceDir / file);
+}
+
+std::vector<fs::path> python_files(const fs::path& folder) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(test::kSourceDir / folder))
+    if (entry.path().extension() == ".py") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string describe(const StaticAnalysis& a) {
+  std::string text;
+  for (const auto& v : a.violations) text += std::to_string(v.line) + ": " + v.evidence + "\n";
+  return text;
+}
+
+// A hostile file after which an honest one must still come out clean.
+void check_honest_still_clean() {
+  const auto a = analyze("benchmarks/solutions/smoke/04_layernorm_triton.py");
+  CHECK(a.violations.empty());
+  CHECK(a.reachable_kernels == std::vector<std::string>{"_layernorm_kernel"});
+}
+
+struct Expected {
+  int line;
+  std::string evidence;  // a part of the finding's evidence
+};
+
+}  // namespace
+
+TEST_CASE("every shipped Triton solution passes the policy and reaches all its kernels") {
+  const auto files = python_files("benchmarks/solutions");
+  REQUIRE(files.size() >= 25);  // smoke and level1, the candidates of configs/suites/
+  for (const auto& file : files) {
+    INFO(file.string());
+    const auto a = analyze(file);
+    CHECK(a.syntax_error.empty());
+    CHECK(a.violations.empty());
+    INFO(describe(a));
+    CHECK(!a.defined_kernels.empty());
+    CHECK(a.reachable_kernels == a.defined_kernels);
+  }
+}
+
+TEST_CASE("the plain-PyTorch test candidates pass the policy and define no kernel") {
+  for (const auto& file : python_files("tests/data/candidates")) {
+    INFO(file.string());
+    const auto a = analyze(file);
+    CHECK(a.violations.empty());
+    INFO(describe(a));
+    CHECK(a.defined_kernels.empty());
+    CHECK(a.reachable_kernels.empty());
+  }
+}
+
+TEST_CASE("honest patterns: autotune stacks, jit(f), device functions, autograd.Function") {
+  const auto a = analyze("tests/data/static/honest_patterns.py");
+  INFO(describe(a));
+  CHECK(a.violations.empty());
+  const std::vector<std::string> kernels{"_square", "_rms_kernel", "_scale_kernel"};
+  CHECK(a.defined_kernels == kernels);
+  CHECK(a.reachable_kernels == kernels);
+}
+
+TEST_CASE("honest KernelBench-style load_inline candidate: no finding, its function reachable") {
+  const auto a = analyze("tests/data/static/honest_load_inline.py");
+  INFO(describe(a));
+  CHECK(a.violations.empty());
+  CHECK(a.defined_kernels == std::vector<std::string>{"axpy_cuda"});
+  CHECK(a.reachable_kernels == std::vector<std::string>{"axpy_cuda"});
+}
+
+TEST_CASE("hostile sources: each violation with its line") {
+  struct Case {
+    std::string file;
+    std::vector<Expected> findings;  // all of them, in line order
+  };
+  const std::vector<Case> cases{
+      {"gc_expected_outputs.py", {{5, "import gc: 'gc' is not an allowed import"}}},
+      {"ctypes_memory.py",
+       {{3, "import ctypes: 'ctypes' is not an allowed import"}, {10, ".ctypes: raw memory access"}}},
+      {"os_shm_cache.py", {{3, "import os: 'os' is not an allowed import"}, {12, "open: file access"}}},
+      {"obfuscated_getattr.py", {{14, "getattr() with a computed name"}}},
+      {"dunder_import.py", {{7, "__import__: imports modules by computed name"}}},
+      {"monkeypatch_sync.py", {{6, "assignment to torch.cuda.synchronize: monkeypatches"}}},
+      {"monkeypatch_alias.py",
+       {{13, "assignment to torch.cuda.Event.elapsed_time: monkeypatches"},
+        {14, "setattr(torch.cuda, 'synchronize'): monkeypatches"}}},
+      {"frame_walk.py",
+       {{3, "import sys: 'sys' is not an allowed import"},
+        {11, ".f_locals: reads a frame's locals"},
+        {12, ".f_locals: reads a frame's locals"},
+        {13, ".f_back: walks the caller's frames"}}},
+      {"tf32_switch.py",
+       {{9, "assignment to torch.backends.cuda.matmul.allow_tf32: monkeypatches"},
+        {10, "torch.set_float32_matmul_precision: changes fp32 matmul precision (TF32)"}}},
+      {"lazy_tensor_subclass.py",
+       {{8, "class LazyOut(torch.Tensor): a tensor subclass"},
+        {15, "assignment to .__class__: rewrites a special attribute"}}},
+      {"background_thread.py",
+       {{3, "import threading: 'threading' is not an allowed import"},
+        {4, "import concurrent.futures: 'concurrent' is not an allowed import"}}},
+      {"side_stream_load_inline.py", {{11, "cudaStreamCreate: side stream in C++/CUDA source"}}},
+      {"shadowed_getattr.py", {{15, "getattr() with a computed name"}}},
+      {"builtins_via_self.py",
+       {{7, ".__self__: a builtin function's __self__ is the builtins module"},
+        {8, "type(..., (torch.Tensor, ...), ...): a tensor subclass"}}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.file);
+    const auto a = analyze(fs::path("tests/hostile/static") / c.file);
+    INFO(describe(a));
+    REQUIRE(a.violations.size() == c.findings.size());
+    for (std::size_t i = 0; i < c.findings.size(); ++i) {
+      CHECK(a.violations[i].check == "forbidden_api");
+      CHECK(a.violations[i].line == c.findings[i].line);
+      CHECK(a.violations[i].evidence.find(c.findings[i].evidence) != std::string::npos);
+    }
+    check_honest_still_clean();
+  }
+}
+
+TEST_CASE("the runtime hostile candidates that reach the OS are caught before import") {
+  const auto segfault = analyze("tests/hostile/segfault.py");
+  REQUIRE(segfault.violations.size() == 1);
+  CHECK(segfault.violations[0].evidence.find("import ctypes") == 0);
+  const auto side_stream = analyze("tests/hostile/side_stream_matmul.py");
+  REQUIRE(side_stream.violations.size() == 2);
+  CHECK(side_stream.violations[0].line == 17);
+  CHECK(side_stream.violations[0].evidence.find("torch.cuda.Stream: side stream") == 0);
+  CHECK(side_stream.violations[1].line == 20);
+  CHECK(side_stream.violations[1].evidence.find("torch.cuda.stream: side stream") == 0);
+}
+
+TEST_CASE("a decoy kernel that forward never reaches does not count") {
+  const auto a = analyze("tests/hostile/static/decoy_kernel.py");
+  CHECK(a.violations.empty());
+  CHECK(a.defined_kernels == std::vector<std::string>{"_add_one_kernel"});
+  CHECK(a.reachable_kernels.empty());
+}
+
+TEST_CASE("a kernel reachable only through a helper module counts; its unused sibling does not") {
+  const auto a = analyze("tests/hostile/static/helper_class_kernel.py");
+  CHECK(a.violations.empty());
+  CHECK(a.defined_kernels == std::vector<std::string>{"_scale_kernel", "_decoy_kernel"});
+  CHECK(a.reachable_kernels == std::vector<std::string>{"_scale_kernel"});
+}
+
+TEST_CASE("load_inline functions count when forward calls them on the extension module") {
+  const auto a = analyze("tests/hostile/static/load_inline_module.py");
+  INFO(describe(a));
+  CHECK(a.violations.empty());
+  CHECK(a.defined_kernels == std::vector<std::string>{"scale_forward", "unused_fn"});
+  CHECK(a.reachable_kernels == std::vector<std::string>{"scale_forward"});
+}
+
+TEST_CASE("analysis never runs the candidate; unparsable files give only syntax_error") {
+  // exit_on_import.py calls sys.exit() at import: running it would end this test process.
+  const auto exits = analyze("tests/hostile/exit_on_import.py");
+  CHECK(exits.violations.size() == 1);
+  const auto broken = analyze("tests/hostile/syntax_error.py");
+  CHECK(broken.violations.empty());
+  CHECK(broken.defined_kernels.empty());
+  CHECK(broken.syntax_error.find("SyntaxError") != std::string::npos);
+  test::TempDir dir;
+  // Deeper than Python's compiler accepts: refused like any syntax error, not a crash.
+  std::string chain = "x = a";
+  for (int i = 0; i < 200000; ++i) chain += ".b";
+  const auto deep = analyze(dir.write("deep.py", chain + "\n"));
+  CHECK(deep.syntax_error.find("RecursionError") != std::string::npos);
+  check_honest_still_clean();
+}
+
+TEST_CASE("an unreadable candidate is bad input") {
+  CHECK_THROWS_AS(analyze(test::kSourceDir / "tests/hostile/static/no_such_file.py"), InputError);
+  CHECK_THROWS_AS(analyze(test::kSourceDir / "tests/hostile/static"), InputError);
+}
+
+TEST_CASE("kbench check-candidate: findings as file:line, exit 1 on a violation, 0 when clean") {
+  using test::run_kbench;
+  const auto dir = test::kSourceDir.string();
+  const auto clean = run_kbench("check-candidate " + dir + "/benchmarks/solutions/smoke/03_matmul_triton.py " +
+                                dir + "/tests/data/candidates/add_one_ok.py");
+  CHECK(clean.exit_code == 0);
+  CHECK(clean.output.find("03_matmul_triton.py: ok; kernels reachable from ModelNew.forward: _matmul_kernel") !=
+        std::string::npos);
+  CHECK(clean.output.find("add_one_ok.py: ok; kernels reachable from ModelNew.forward: none") != std::string::npos);
+
+  const auto hostile = dir + "/tests/hostile/static/monkeypatch_sync.py";
+  const auto bad = run_kbench("check-candidate " + hostile + " " + dir + "/tests/data/candidates/add_one_ok.py");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.output.find(hostile + ":6: forbidden_api: assignment to torch.cuda.synchronize") != std::string::npos);
+  CHECK(bad.output.find("1 of 2 candidate files failed the static checks") != std::string::npos);
+
+  const auto decoy = dir + "/tests/hostile/static/decoy_kernel.py";
+  CHECK(run_kbench("check-candidate " + decoy).exit_code == 0);
+  const auto required = run_kbench("check-candidate --require-kernel " + decoy);
+  CHECK(required.exit_code == 1);
+  CHECK(required.output.find("no custom kernel reachable") != std::string::npos);
+  CHECK(required.output.find("defined but unreachable: _add_one_kernel") != std::string::npos);
+
+  const auto broken = run_kbench("check-candidate " + dir + "/tests/hostile/syntax_error.py");
+  CHECK(broken.exit_code == 1);
+  CHECK(broken.output.find("does not parse: line ") != std::string::npos);
+
+  CHECK(run_kbench("check-candidate " + dir + "/no/such/file.py").exit_code == 2);
+  CHECK(run_kbench("check-candidate").exit_code == 2);
+}
