@@ -202,7 +202,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   using Clock = std::chrono::steady_clock;
   auto seconds = [](double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); };
   std::optional<Clock::time_point> run_phase_since;
-  auto next_scan = started;
+  auto next_scan = started, next_precise = started;
   int wait_status = 0;
   bool exited = false;
   while (!exited) {
@@ -231,13 +231,17 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
       // Tracks every descendant (for the final sweep) and watches the host-memory limit.
       const std::uint64_t resident = tree.scan();
       next_scan = now + kScanPeriod;
-      if (launch.memory_limit_bytes > 0 && resident > launch.memory_limit_bytes) {
+      // The quick sum counts pages shared by forked children once per child; confirm with the
+      // proportional sizes, which are slower to read (at most once a second when under).
+      if (launch.memory_limit_bytes > 0 && resident > launch.memory_limit_bytes &&
+          now >= next_precise) {
         const std::uint64_t proportional = tree.precise_memory();
         outcome.peak_memory_bytes = std::max(outcome.peak_memory_bytes, proportional);
         if (proportional > launch.memory_limit_bytes) {
           outcome.memory_exceeded = true;
           break;
         }
+        next_precise = now + std::chrono::seconds(1);
       }
     }
     pollfd fds[3];
