@@ -200,7 +200,9 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   };
 
   using Clock = std::chrono::steady_clock;
-  auto seconds = [](double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); };
+  auto seconds = [](double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
   std::optional<Clock::time_point> run_phase_since;
   auto next_scan = started, next_precise = started;
   int wait_status = 0;
@@ -214,17 +216,21 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     if (!run_phase_since && run_phase_announced(outcome.channel_bytes)) run_phase_since = now;
     // The earliest of the limits that apply now.
     Clock::time_point deadline = started + seconds(launch.timeout_s);
-    outcome.timeout_limit = "timeout_s";
-    outcome.timeout_limit_s = launch.timeout_s;
+    const char* limit_name = "timeout_s";
+    double limit_s = launch.timeout_s;
     auto consider = [&](Clock::time_point at, const char* name, double limit) {
-      if (at < deadline) deadline = at, outcome.timeout_limit = name, outcome.timeout_limit_s = limit;
+      if (at < deadline) deadline = at, limit_name = name, limit_s = limit;
     };
     if (!run_phase_since && launch.compile_timeout_s > 0)
-      consider(started + seconds(launch.compile_timeout_s), "compile_timeout_s", launch.compile_timeout_s);
+      consider(started + seconds(launch.compile_timeout_s), "compile_timeout_s",
+               launch.compile_timeout_s);
     if (run_phase_since && launch.run_timeout_s > 0)
-      consider(*run_phase_since + seconds(launch.run_timeout_s), "run_timeout_s", launch.run_timeout_s);
+      consider(*run_phase_since + seconds(launch.run_timeout_s), "run_timeout_s",
+               launch.run_timeout_s);
     if (now >= deadline) {
       outcome.timed_out = true;
+      outcome.timeout_limit = limit_name;
+      outcome.timeout_limit_s = limit_s;
       break;
     }
     if (now >= next_scan) {
