@@ -62,6 +62,8 @@ for r in doc["results"]:
     if want == "ok" and r["status"] == "ok" and r["timings"]["candidate"]["timer"] != "cuda_event":
         bad.append(f'{r["candidate"]}: not timed with CUDA events')
 print("\n".join(bad) if bad else f'all {len(doc["results"])} statuses as expected on {doc["environment"]["device_name"]}')
+# The jobs ran inside the sandbox (docs/sandbox.md): CUDA must work under it.
+print("sandbox:", json.dumps(doc["environment"].get("sandbox")))
 sys.exit(1 if bad else 0)
 PY
 

@@ -11,6 +11,7 @@ void add_worker_command(CLI::App& app) {
     std::string job_file, device = "cpu";
     bool probe = false;
     int result_fd = -1;
+    int key_fd = -1;
   };
   auto args = std::make_shared<Args>();
   auto* worker = app.add_subcommand("worker", "Internal: evaluate one job (started by kbench run)");
@@ -19,9 +20,10 @@ void add_worker_command(CLI::App& app) {
   worker->add_flag("--probe", args->probe, "Report the Python/torch/device environment");
   worker->add_option("--device", args->device, "Device for --probe");
   worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
+  worker->add_option("--key-fd", args->key_fd, "Pipe holding the result frame's key")->required();
   worker->callback([args] {
-    if (args->probe) worker_probe(args->device, args->result_fd);
-    worker_evaluate(args->job_file, args->result_fd);
+    if (args->probe) worker_probe(args->device, args->result_fd, args->key_fd);
+    worker_evaluate(args->job_file, args->result_fd, args->key_fd);
   });
 }
 

@@ -53,6 +53,10 @@ std::map<std::string, std::string> worker_env(const std::string& device) {
   return env;
 }
 
+double memory_limit_gb(const EvalSettings& settings) {
+  return settings.memory_limit_gb.value_or(default_memory_limit_gb());
+}
+
 }  // namespace
 
 namespace {
@@ -73,15 +77,30 @@ JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome) {
   auto attach_output = [&] {
     if (!outcome.stdout_text.empty()) result.diagnostics["stdout_tail"] = outcome.stdout_text;
     if (!outcome.stderr_text.empty()) result.diagnostics["stderr_tail"] = outcome.stderr_text;
+    if (outcome.stdout_bytes || outcome.stderr_bytes) {
+      result.diagnostics["output"] = {{"stdout_bytes", outcome.stdout_bytes},
+                                      {"stderr_bytes", outcome.stderr_bytes},
+                                      {"truncated", outcome.output_truncated}};
+    }
+    if (!outcome.sandbox.is_null()) result.diagnostics["sandbox"] = outcome.sandbox;
   };
   if (outcome.timed_out) {
     result.status = Status::timeout;
-    result.message = fmt::format("killed after the {:g} s limit (timeout_s)", job.settings.timeout_s);
+    result.message = fmt::format("killed after the {:g} s limit ({})", outcome.timeout_limit_s,
+                                 outcome.timeout_limit);
+    attach_output();
+    return result;
+  }
+  if (outcome.memory_exceeded) {
+    result.status = Status::crashed;
+    result.message = fmt::format("exceeded the host memory limit ({:g} GiB, memory_limit_gb); killed",
+                                 memory_limit_gb(job.settings));
+    result.diagnostics["peak_memory_bytes"] = outcome.peak_memory_bytes;
     attach_output();
     return result;
   }
   std::string why;
-  const auto payload = decode_result_frame(outcome.channel_bytes, &why);
+  const auto payload = decode_result_frame(outcome.channel_bytes, outcome.channel_key, &why);
   if (payload) {
     try {
       apply_worker_message(nlohmann::json::parse(*payload), result);
@@ -119,6 +138,12 @@ JobResult run_job(const Job& job, const std::filesystem::path& job_dir) {
   launch.args = {"worker", "--job", job_file.string()};
   launch.work_dir = job_dir;
   launch.timeout_s = job.settings.timeout_s;
+  launch.compile_timeout_s = job.settings.compile_timeout_s.value_or(0);
+  launch.run_timeout_s = job.settings.run_timeout_s.value_or(0);
+  launch.memory_limit_bytes = std::uint64_t(memory_limit_gb(job.settings) * double(1ull << 30));
+  launch.output_cap_bytes = std::size_t(job.settings.output_cap_mb * double(1 << 20));
+  launch.sandbox.file_size_limit_bytes =
+      std::uint64_t(job.settings.file_size_limit_gb * double(1ull << 30));
   launch.env = worker_env(job.device);
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Interrupted{};
@@ -134,7 +159,7 @@ nlohmann::json probe_environment(const std::string& device, const std::filesyste
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Error(kExitInterrupted, "interrupted before any evaluation ran");
   std::string why;
-  const auto payload = decode_result_frame(outcome.channel_bytes, &why);
+  const auto payload = decode_result_frame(outcome.channel_bytes, outcome.channel_key, &why);
   if (!payload) {
     throw EnvironmentError(fmt::format(
         "the Python worker could not start ({}). Run scripts/setup.sh, or set KBENCH_PYTHON to "
@@ -145,6 +170,8 @@ nlohmann::json probe_environment(const std::string& device, const std::filesyste
   if (message.contains("error"))
     throw EnvironmentError(fmt::format("the Python worker failed: {}",
                                        message["error"].get<std::string>()));
+  // What the jobs of this run are isolated with (docs/sandbox.md), once for the whole run.
+  message["sandbox"] = outcome.sandbox;
   return message;
 }
 

@@ -26,6 +26,12 @@ nlohmann::json to_json(const Job& job) {
   nlohmann::json settings = {{"dtype", s.dtype},         {"seeds", s.seeds},
                              {"timing", timing},         {"baselines", s.baselines},
                              {"inductor_mode", s.inductor_mode}, {"timeout_s", s.timeout_s}};
+  auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  settings["compile_timeout_s"] = optional(s.compile_timeout_s);
+  settings["run_timeout_s"] = optional(s.run_timeout_s);
+  settings["memory_limit_gb"] = optional(s.memory_limit_gb);
+  settings["output_cap_mb"] = s.output_cap_mb;
+  settings["file_size_limit_gb"] = s.file_size_limit_gb;
   settings["atol"] = s.atol ? nlohmann::json(*s.atol) : nlohmann::json(nullptr);
   settings["rtol"] = s.rtol ? nlohmann::json(*s.rtol) : nlohmann::json(nullptr);
   return {{"problem_id", job.problem_id},
@@ -67,6 +73,15 @@ Job job_from_json(const nlohmann::json& json) {
   job.settings.baselines = s.at("baselines").get<std::vector<std::string>>();
   job.settings.inductor_mode = s.at("inductor_mode").get<std::string>();
   job.settings.timeout_s = s.at("timeout_s").get<double>();
+  // The sandbox limits are the controller's business; a job file without them still loads.
+  auto optional = [&](const char* key, std::optional<double>& out) {
+    if (s.contains(key) && !s[key].is_null()) out = s[key].get<double>();
+  };
+  optional("compile_timeout_s", job.settings.compile_timeout_s);
+  optional("run_timeout_s", job.settings.run_timeout_s);
+  optional("memory_limit_gb", job.settings.memory_limit_gb);
+  job.settings.output_cap_mb = s.value("output_cap_mb", job.settings.output_cap_mb);
+  job.settings.file_size_limit_gb = s.value("file_size_limit_gb", job.settings.file_size_limit_gb);
   if (!s.at("atol").is_null()) job.settings.atol = s.at("atol").get<double>();
   if (!s.at("rtol").is_null()) job.settings.rtol = s.at("rtol").get<double>();
   job.size_overrides = json.at("size_overrides");

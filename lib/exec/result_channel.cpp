@@ -1,41 +1,87 @@
 #include "exec/result_channel.hpp"
 
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <string_view>
+#include <stdexcept>
+
+#include "core/hmac_sha256.hpp"
 
 namespace kbench {
 namespace {
 constexpr std::string_view kMagic = "KBENCH-RESULT/1 ";
+constexpr std::string_view kPhaseMagic = "KBENCH-PHASE/1 ";
+constexpr std::size_t kMacHexSize = 64;
+}  // namespace
+
+std::string make_channel_key() {
+  std::string key(32, '\0');
+  std::size_t done = 0;
+  while (done < key.size()) {
+    const ssize_t n = getrandom(key.data() + done, key.size() - done, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw std::runtime_error("getrandom failed: cannot make a result channel key");
+    done += std::size_t(n);
+  }
+  return key;
 }
 
-std::string encode_result_frame(const std::string& payload) {
-  return std::string(kMagic) + std::to_string(payload.size()) + "\n" + payload;
+std::string encode_phase_line(std::string_view phase) {
+  return std::string(kPhaseMagic) + std::string(phase) + "\n";
 }
 
-std::optional<std::string> decode_result_frame(const std::string& bytes, std::string* why) {
+std::string encode_result_frame(const std::string& payload, std::string_view key) {
+  return std::string(kMagic) + std::to_string(payload.size()) + " " +
+         to_hex(hmac_sha256(key, payload)) + "\n" + payload;
+}
+
+bool run_phase_announced(const std::string& bytes) {
+  return bytes.rfind(encode_phase_line(kRunPhase), 0) == 0;
+}
+
+std::optional<std::string> decode_result_frame(const std::string& bytes, std::string_view key,
+                                               std::string* why) {
   auto reject = [&](const char* reason) -> std::optional<std::string> {
     if (why) *why = reason;
     return std::nullopt;
   };
   if (bytes.empty()) return reject("the worker delivered no result");
-  if (bytes.compare(0, kMagic.size(), kMagic) != 0)
+  std::size_t start = 0;
+  while (bytes.compare(start, kPhaseMagic.size(), kPhaseMagic) == 0) {
+    const std::string line = encode_phase_line(kRunPhase);
+    if (bytes.compare(start, line.size(), line) != 0)
+      return reject("the result channel holds an unknown phase line");
+    start += line.size();
+  }
+  if (start == bytes.size()) return reject("the worker delivered no result");
+  if (bytes.compare(start, kMagic.size(), kMagic) != 0)
     return reject("the result channel holds bytes that are not a kbench frame");
-  const auto newline = bytes.find('\n', kMagic.size());
+  const std::size_t header = start + kMagic.size();
+  const auto newline = bytes.find('\n', header);
   if (newline == std::string::npos) return reject("truncated frame header");
+  const auto space = bytes.find(' ', header);
+  if (space == std::string::npos || space > newline) return reject("frame without a MAC");
   std::size_t length = 0;
   try {
     std::size_t used = 0;
-    length = std::stoull(bytes.substr(kMagic.size(), newline - kMagic.size()), &used);
-    if (used != newline - kMagic.size()) return reject("malformed frame length");
+    length = std::stoull(bytes.substr(header, space - header), &used);
+    if (used != space - header || bytes[header] == '-' || bytes[header] == '+')
+      return reject("malformed frame length");
   } catch (const std::exception&) {
     return reject("malformed frame length");
   }
+  const std::string mac = bytes.substr(space + 1, newline - space - 1);
+  if (mac.size() != kMacHexSize) return reject("frame without a MAC");
   const std::size_t body = newline + 1;
   if (bytes.size() < body + length) return reject("truncated frame");
   if (bytes.size() > body + length) return reject("extra bytes after the result frame");
-  return bytes.substr(body, length);
+  std::string payload = bytes.substr(body, length);
+  // Candidate code runs inside the worker and can write to the pipe; only the worker's own
+  // frame carries a MAC under the key it read before any candidate code ran.
+  if (!constant_time_equal(mac, to_hex(hmac_sha256(key, payload))))
+    return reject("the result frame's MAC does not verify (forged or corrupted frame)");
+  return payload;
 }
 
 bool write_all(int fd, const std::string& bytes) {

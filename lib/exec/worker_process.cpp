@@ -3,59 +3,145 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
-#include <sstream>
+#include <optional>
 #include <system_error>
 
-#include "core/text.hpp"
 #include "exec/interrupt.hpp"
-
-extern char** environ;
+#include "exec/output_capture.hpp"
+#include "exec/process_tree.hpp"
+#include "exec/result_channel.hpp"
 
 namespace kbench {
 namespace {
 
 constexpr int kChildResultFd = 3;
+constexpr int kChildKeyFd = 4;
 constexpr std::size_t kOutputTailBytes = 8192;
+constexpr std::size_t kChannelCap = 64u << 20;  // a real frame is small
+constexpr auto kScanPeriod = std::chrono::milliseconds(150);
 
-std::string read_tail(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return tail_of(buffer.str(), kOutputTailBytes);
+// Everything the child needs, prepared before fork (the child must not allocate).
+struct ChildPlan {
+  const Sandbox* sandbox;
+  const char* exe;
+  char* const* argv;
+  const char* cwd;
+  int fds[5];  // become 0..4: /dev/null, stdout, stderr, result, key
+};
+
+[[noreturn]] void child_fail(int err_fd, const char* what) {
+  const char prefix[] = "kbench sandbox: ";
+  (void)!write(err_fd, prefix, sizeof(prefix) - 1);
+  (void)!write(err_fd, what, std::strlen(what));
+  const char* why = std::strerror(errno);  // not async-signal-safe in theory; glibc's is a table
+  (void)!write(err_fd, ": ", 2);
+  (void)!write(err_fd, why, std::strlen(why));
+  (void)!write(err_fd, "\n", 1);
+  _exit(126);
 }
 
-std::vector<std::string> build_environment(const std::map<std::string, std::string>& extra) {
-  std::vector<std::string> env;
-  for (char** entry = environ; *entry; ++entry) {
-    const std::string item = *entry;
-    const auto name = item.substr(0, item.find('='));
-    if (!extra.count(name)) env.push_back(item);
-  }
-  for (const auto& [name, value] : extra) env.push_back(name + "=" + value);
-  return env;
-}
-
-// In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void exec_child(const std::vector<char*>& argv, const std::vector<char*>& envp,
-                             const char* exe, const char* cwd, int out_fd, int err_fd,
-                             int result_fd) {
-  setpgid(0, 0);
-  if (chdir(cwd) != 0) _exit(127);
-  dup2(out_fd, STDOUT_FILENO);
-  dup2(err_fd, STDERR_FILENO);
-  int devnull = open("/dev/null", O_RDONLY);
-  if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-  dup2(result_fd, kChildResultFd);  // dup2 clears FD_CLOEXEC on the copy
+// The process that execs the worker: fds 0-4, Landlock, then nothing else open.
+[[noreturn]] void become_worker(const ChildPlan& plan) {
+  if (chdir(plan.cwd) != 0) child_fail(plan.fds[2], "chdir to the job dir");
+  // Before the dup2s below, which may land on the ruleset's fd.
+  if (!plan.sandbox->restrict_filesystem()) child_fail(plan.fds[2], "Landlock restriction");
+  int high[5];
+  for (int i = 0; i < 5; ++i) high[i] = fcntl(plan.fds[i], F_DUPFD, 32);  // out of 0..4's way
+  for (int i = 0; i < 5; ++i) dup2(high[i], i);  // dup2 clears FD_CLOEXEC on the copy
   // Everything else the controller has open stays behind.
-  for (int fd = kChildResultFd + 1; fd < 1024; ++fd) close(fd);
-  execve(exe, argv.data(), envp.data());
-  _exit(127);
+  for (int fd = kChildKeyFd + 1; fd < 4096; ++fd) close(fd);
+  execve(plan.exe, plan.argv, plan.sandbox->envp());
+  child_fail(STDERR_FILENO, "execve of the worker");
+}
+
+// Ends this process the way `status` says its child ended, so the controller sees the worker's
+// own exit code or signal through the namespace helpers.
+[[noreturn]] void mirror(int status) {
+  if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    signal(sig, SIG_DFL);
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_UNBLOCK, &all, nullptr);
+    kill(getpid(), sig);
+  }
+  _exit(125);
+}
+
+void close_all_but(int keep) {
+  for (int fd = 0; fd < 4096; ++fd)
+    if (fd != keep) close(fd);
+}
+
+// In the child, between fork and exec: only async-signal-safe calls. With namespaces the shape
+// is controller -> A (outside, mirrors the status) -> B (PID 1 of the new namespace: when it
+// ends, the kernel kills everything left inside) -> the worker. The worker's parent is then B,
+// which it cannot signal (init ignores signals from inside), and the controller is invisible.
+[[noreturn]] void run_child(const ChildPlan& plan) {
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // the controller died: so does the job
+  if (!plan.sandbox->enter()) child_fail(plan.fds[2], "entering the sandbox (rlimits, namespaces)");
+  if (!plan.sandbox->uses_namespaces()) become_worker(plan);
+  int status_pipe[2];
+  if (pipe2(status_pipe, O_CLOEXEC) != 0) child_fail(plan.fds[2], "pipe");
+  const pid_t init = fork();
+  if (init < 0) child_fail(plan.fds[2], "fork of the namespace's init");
+  if (init == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    const pid_t worker = fork();
+    if (worker < 0) child_fail(plan.fds[2], "fork of the worker");
+    if (worker == 0) become_worker(plan);
+    close_all_but(status_pipe[1]);
+    int status = 0;
+    for (;;) {  // as init, reap every orphan until the worker itself ends
+      const pid_t done = waitpid(-1, &status, 0);
+      if (done == worker) break;
+      if (done < 0 && errno != EINTR) {
+        status = 125 << 8;
+        break;
+      }
+    }
+    (void)!write(status_pipe[1], &status, sizeof(status));
+    _exit(0);
+  }
+  close_all_but(status_pipe[0]);
+  int status = 0;
+  const bool reported = read(status_pipe[0], &status, sizeof(status)) == ssize_t(sizeof(status));
+  int init_status = 0;
+  while (waitpid(init, &init_status, 0) < 0 && errno == EINTR) {}
+  mirror(reported ? status : init_status);
+}
+
+void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+// Reads what is available now from `fd` into `sink`; false at EOF or on error.
+template <typename Sink>
+bool drain(int fd, Sink&& sink, std::size_t budget) {
+  char buffer[65536];
+  while (budget > 0) {
+    const ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n > 0) {
+      sink(buffer, std::size_t(n));
+      budget -= std::min(budget, std::size_t(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+  return true;
+}
+
+void write_log(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
 
 }  // namespace
@@ -63,90 +149,137 @@ std::vector<std::string> build_environment(const std::map<std::string, std::stri
 std::filesystem::path self_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
 
 WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
+  protect_controller();
   std::filesystem::create_directories(launch.work_dir);
   const auto exe = (launch.executable.empty() ? self_executable() : launch.executable).string();
   std::vector<std::string> args = {exe};
   args.insert(args.end(), launch.args.begin(), launch.args.end());
-  args.push_back("--result-fd");
-  args.push_back(std::to_string(kChildResultFd));
+  for (const auto& extra : {"--result-fd", "3", "--key-fd", "4"}) args.push_back(extra);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  auto env = build_environment(launch.env);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const auto out_path = launch.work_dir / "stdout.log";
-  const auto err_path = launch.work_dir / "stderr.log";
-  const std::string cwd = launch.work_dir.string();
-
-  int out_fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  int err_fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  int pipe_fds[2];
-  if (out_fd < 0 || err_fd < 0 || pipe2(pipe_fds, O_CLOEXEC) != 0)
-    throw std::system_error(errno, std::generic_category(), "cannot set up a worker");
-
-  const auto started = std::chrono::steady_clock::now();
-  const auto deadline = started + std::chrono::duration<double>(launch.timeout_s);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
-  if (pid == 0) exec_child(argv, envp, exe.c_str(), cwd.c_str(), out_fd, err_fd, pipe_fds[1]);
-  setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
-  close(pipe_fds[1]);
-  close(out_fd);
-  close(err_fd);
+  const Sandbox sandbox(launch.work_dir, launch.env, launch.sandbox);
+  const std::string cwd = std::filesystem::absolute(launch.work_dir).string();
 
   WorkerOutcome outcome;
-  bool open_pipe = true;
+  outcome.sandbox = sandbox_report(launch.sandbox);
+  outcome.channel_key = make_channel_key();
+  int result[2], key[2], out[2], err[2];
+  const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (devnull < 0 || pipe2(result, O_CLOEXEC) != 0 || pipe2(key, O_CLOEXEC) != 0 ||
+      pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+    throw std::system_error(errno, std::generic_category(), "cannot set up a worker");
+  // The key waits in the pipe; the worker reads it and closes the pipe before candidate code runs.
+  if (!write_all(key[1], outcome.channel_key))
+    throw std::system_error(errno, std::generic_category(), "cannot hand the worker its key");
+  close(key[1]);
+  const ChildPlan plan{&sandbox, exe.c_str(), argv.data(), cwd.c_str(),
+                       {devnull, out[1], err[1], result[1], key[0]}};
+
+  const auto started = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid == 0) run_child(plan);
+  setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
+  for (int fd : {devnull, out[1], err[1], result[1], key[0]}) close(fd);
+  for (int fd : {result[0], out[0], err[0]}) set_nonblocking(fd);
+
+  ProcessTree tree(pid);
+  OutputCapture stdout_capture(launch.output_cap_bytes), stderr_capture(launch.output_cap_bytes);
+  auto to_channel = [&](const char* data, std::size_t n) {
+    if (outcome.channel_bytes.size() < kChannelCap) outcome.channel_bytes.append(data, n);
+  };
+  auto to_stdout = [&](const char* data, std::size_t n) { stdout_capture.append(data, n); };
+  auto to_stderr = [&](const char* data, std::size_t n) { stderr_capture.append(data, n); };
+  bool open_fd[3] = {true, true, true};
+  const int read_fd[3] = {result[0], out[0], err[0]};
+  auto drain_all = [&](std::size_t budget) {
+    if (open_fd[0]) open_fd[0] = drain(result[0], to_channel, budget);
+    if (open_fd[1]) open_fd[1] = drain(out[0], to_stdout, budget);
+    if (open_fd[2]) open_fd[2] = drain(err[0], to_stderr, budget);
+  };
+
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
+  std::optional<Clock::time_point> run_phase_since;
+  auto next_scan = started, next_precise = started;
   int wait_status = 0;
   bool exited = false;
-  char buffer[65536];
   while (!exited) {
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = Clock::now();
     if (interrupt_requested()) {
       outcome.interrupted = true;
       break;
     }
+    if (!run_phase_since && run_phase_announced(outcome.channel_bytes)) run_phase_since = now;
+    // The earliest of the limits that apply now.
+    Clock::time_point deadline = started + seconds(launch.timeout_s);
+    const char* limit_name = "timeout_s";
+    double limit_s = launch.timeout_s;
+    auto consider = [&](Clock::time_point at, const char* name, double limit) {
+      if (at < deadline) deadline = at, limit_name = name, limit_s = limit;
+    };
+    if (!run_phase_since && launch.compile_timeout_s > 0)
+      consider(started + seconds(launch.compile_timeout_s), "compile_timeout_s",
+               launch.compile_timeout_s);
+    if (run_phase_since && launch.run_timeout_s > 0)
+      consider(*run_phase_since + seconds(launch.run_timeout_s), "run_timeout_s",
+               launch.run_timeout_s);
     if (now >= deadline) {
       outcome.timed_out = true;
+      outcome.timeout_limit = limit_name;
+      outcome.timeout_limit_s = limit_s;
       break;
     }
-    const int remaining_ms = int(
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1);
-    if (open_pipe) {
-      pollfd p{pipe_fds[0], POLLIN, 0};
-      const int ready = poll(&p, 1, std::min(remaining_ms, 200));
-      if (ready > 0) {
-        const ssize_t n = read(pipe_fds[0], buffer, sizeof(buffer));
-        if (n > 0) {
-          // The frame is small; a candidate flooding the pipe cannot grow memory unboundedly.
-          if (outcome.channel_bytes.size() < (64u << 20)) outcome.channel_bytes.append(buffer, n);
-        } else if (n == 0 || (n < 0 && errno != EINTR)) {
-          open_pipe = false;
+    if (now >= next_scan) {
+      // Tracks every descendant (for the final sweep) and watches the host-memory limit.
+      const std::uint64_t resident = tree.scan();
+      next_scan = now + kScanPeriod;
+      // The quick sum counts pages shared by forked children once per child; confirm with the
+      // proportional sizes, which are slower to read (at most once a second when under).
+      if (launch.memory_limit_bytes > 0 && resident > launch.memory_limit_bytes &&
+          now >= next_precise) {
+        const std::uint64_t proportional = tree.precise_memory();
+        outcome.peak_memory_bytes = std::max(outcome.peak_memory_bytes, proportional);
+        if (proportional > launch.memory_limit_bytes) {
+          outcome.memory_exceeded = true;
+          break;
         }
+        next_precise = now + std::chrono::seconds(1);
       }
-    } else {
-      usleep(20000);
     }
+    pollfd fds[3];
+    nfds_t count = 0;
+    for (int i = 0; i < 3; ++i)
+      if (open_fd[i]) fds[count++] = {read_fd[i], POLLIN, 0};
+    const auto wait = std::min({deadline, next_scan}) - now;
+    const int wait_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(wait).count()) + 1;
+    if (count > 0) poll(fds, count, std::min(wait_ms, 100));
+    else usleep(20000);
+    drain_all(1 << 20);  // bounded per round, so the limits are checked during a flood
     const pid_t done = waitpid(pid, &wait_status, WNOHANG);
     if (done == pid) exited = true;
   }
-  // Kill the group in every case: stragglers the candidate forked must not outlive the job.
+  // Kill the group in every case, then every other descendant (setsid escapees, orphans).
   kill(-pid, SIGKILL);
   if (!exited) waitpid(pid, &wait_status, 0);
-  // Drain what the worker wrote before exiting; non-blocking, since a grandchild that escaped
-  // the group could still hold the pipe open.
-  fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
-  for (ssize_t n; open_pipe && (n = read(pipe_fds[0], buffer, sizeof(buffer))) > 0;)
-    outcome.channel_bytes.append(buffer, n);
-  close(pipe_fds[0]);
+  tree.kill_all();
+  // What the worker wrote before it ended; nothing is left that could keep writing.
+  drain_all(kChannelCap);
+  for (int fd : read_fd) close(fd);
 
-  outcome.wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  outcome.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
   if (WIFEXITED(wait_status)) outcome.exit_code = WEXITSTATUS(wait_status);
   if (WIFSIGNALED(wait_status)) outcome.signal = WTERMSIG(wait_status);
-  outcome.stdout_text = read_tail(out_path);
-  outcome.stderr_text = read_tail(err_path);
+  write_log(launch.work_dir / "stdout.log", stdout_capture.text());
+  write_log(launch.work_dir / "stderr.log", stderr_capture.text());
+  outcome.stdout_text = stdout_capture.tail(kOutputTailBytes);
+  outcome.stderr_text = stderr_capture.tail(kOutputTailBytes);
+  outcome.stdout_bytes = stdout_capture.total_bytes();
+  outcome.stderr_bytes = stderr_capture.total_bytes();
+  outcome.output_truncated = stdout_capture.truncated() || stderr_capture.truncated();
   return outcome;
 }
 

@@ -1,38 +1,59 @@
 #pragma once
 // Runs one worker as a child process: the same kbench binary, in its own process group, with its
-// own working directory, stdout/stderr captured to files, and a private result pipe.
+// own working directory, inside the sandbox (exec/sandbox.hpp), stdout/stderr drained through
+// pipes into capped captures, a private result pipe authenticated with a per-job key, and a
+// watchdog for time (overall, compile phase, run phase) and host memory.
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "exec/sandbox.hpp"
+
 namespace kbench {
 
 struct WorkerLaunch {
   std::filesystem::path executable;  // empty: this kbench binary
-  std::vector<std::string> args;  // after the executable; "--result-fd N" is appended
+  // After the executable; "--result-fd 3 --key-fd 4" is appended.
+  std::vector<std::string> args;
   std::filesystem::path work_dir;  // created; becomes the child's cwd and holds its logs
-  double timeout_s = 600;
-  std::map<std::string, std::string> env;  // added to (or replacing in) the inherited environment
+  double timeout_s = 600;          // the whole worker
+  double compile_timeout_s = 0;    // > 0: until the worker announces the run phase
+  double run_timeout_s = 0;        // > 0: from the run-phase announcement on
+  std::uint64_t memory_limit_bytes = 0;  // > 0: resident memory of the whole process tree
+  std::size_t output_cap_bytes = 1 << 20;  // per stream: first and last half kept
+  std::map<std::string, std::string> env;  // set on top of the sandbox's scrubbed environment
+  SandboxOptions sandbox;
 };
 
 struct WorkerOutcome {
   bool timed_out = false;
+  std::string timeout_limit;  // "timeout_s", "compile_timeout_s" or "run_timeout_s"
+  double timeout_limit_s = 0;
+  bool memory_exceeded = false;
+  std::uint64_t peak_memory_bytes = 0;
   bool interrupted = false;  // kbench itself was interrupted; the job did not finish
   int exit_code = -1;  // when it exited
   int signal = 0;      // when a signal ended it
   std::string channel_bytes;  // everything read from the result pipe
-  std::string stdout_text;    // capped tails of the child's output
+  std::string channel_key;    // the key the worker's frame must be authenticated with
+  std::string stdout_text;    // 8 KiB tails of the child's output
   std::string stderr_text;
+  std::uint64_t stdout_bytes = 0, stderr_bytes = 0;
+  bool output_truncated = false;  // stdout.log / stderr.log hold only the head and the tail
+  nlohmann::json sandbox;         // sandbox_report() of this launch
   double wall_s = 0;
 };
 
 // Path of the running kbench executable (the worker is the same binary).
 std::filesystem::path self_executable();
 
-// Blocks until the worker exits or its deadline passes; then the whole process group is killed,
-// so nothing the candidate started survives the job.
+// Blocks until the worker exits, or a limit or an interrupt stops it; then the whole process
+// group and every other descendant are killed, so nothing the candidate started survives the job.
 WorkerOutcome run_worker_process(const WorkerLaunch& launch);
 
 }  // namespace kbench

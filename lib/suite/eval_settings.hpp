@@ -18,7 +18,16 @@ struct EvalSettings {
   std::vector<std::string> baselines = {"eager", "inductor"};
   std::string inductor_mode = "default";  // torch.compile(mode=...)
   double timeout_s = 600;             // whole worker, compile included
+  // Watchdog and sandbox limits (docs/sandbox.md). Unset time limits leave only timeout_s.
+  std::optional<double> compile_timeout_s;  // start until the first successful candidate call
+  std::optional<double> run_timeout_s;      // from then until the worker ends
+  std::optional<double> memory_limit_gb;    // unset: default_memory_limit_gb()
+  double output_cap_mb = 1;                 // per stream, first and last half kept
+  double file_size_limit_gb = 4;            // RLIMIT_FSIZE: largest file a worker may write
 };
+
+// min(32 GiB, 75% of this machine's RAM).
+double default_memory_limit_gb();
 
 // The baselines kbench can time: "eager", "inductor".
 const std::vector<std::string>& baseline_names();

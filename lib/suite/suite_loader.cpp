@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -22,10 +25,18 @@ const std::vector<std::string>& baseline_names() {
   return names;
 }
 
+double default_memory_limit_gb() {
+  const double ram_gb = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE)) / double(1ull << 30);
+  return std::min(32.0, 0.75 * ram_gb);
+}
+
 const std::vector<std::string>& eval_setting_keys() {
   static const std::vector<std::string> keys = {"dtype",     "atol",          "rtol",
                                                 "seeds",     "timing",        "baselines",
-                                                "inductor_mode", "timeout_s"};
+                                                "inductor_mode", "timeout_s",
+                                                "compile_timeout_s", "run_timeout_s",
+                                                "memory_limit_gb", "output_cap_mb",
+                                                "file_size_limit_gb"};
   return keys;
 }
 
@@ -157,6 +168,22 @@ class SuiteParser {
     if (node["timeout_s"]) {
       settings.timeout_s = as_double(node["timeout_s"]);
       if (!(settings.timeout_s > 0)) fail(node["timeout_s"], "`timeout_s` must be > 0");
+    }
+    for (const char* key : {"compile_timeout_s", "run_timeout_s", "memory_limit_gb"}) {
+      if (!node[key]) continue;
+      const double value = as_double(node[key]);
+      if (!(value > 0)) fail(node[key], fmt::format("`{}` must be > 0", key));
+      const std::string name = key;
+      (name == "compile_timeout_s" ? settings.compile_timeout_s
+       : name == "run_timeout_s"   ? settings.run_timeout_s
+                                   : settings.memory_limit_gb) = value;
+    }
+    for (const char* key : {"output_cap_mb", "file_size_limit_gb"}) {
+      if (!node[key]) continue;
+      const double value = as_double(node[key]);
+      if (!(value > 0)) fail(node[key], fmt::format("`{}` must be > 0", key));
+      (std::string(key) == "output_cap_mb" ? settings.output_cap_mb : settings.file_size_limit_gb) =
+          value;
     }
     if (node["baselines"]) {
       settings.baselines = as_string_list(node["baselines"]);

@@ -12,6 +12,7 @@
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
 #include "measure/gpu_monitor.hpp"
+#include "worker/phase_signal.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/timing_session.hpp"
@@ -232,6 +233,7 @@ class Evaluation {
     FlatOutputs actual;
     try {
       py::object output = candidate(*fresh_copies(trial.inputs));
+      announce_run_phase();  // compiled and ran once: the run limit applies from here
       actual = flatten_outputs(output);
     } catch (const py::error_already_set& e) {
       const Status status = candidate_fault_status(python_error_type(e), Status::runtime_error);

@@ -3,21 +3,37 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 
 #include "exec/result_channel.hpp"
 #include "worker/evaluation.hpp"
+#include "worker/phase_signal.hpp"
 #include "worker/python_runtime.hpp"
 
 namespace kbench {
 namespace {
 
+// The frame's key: read from the controller's pipe before candidate code can run, kept only in
+// this process's memory (never in the job file, the environment or argv).
+std::string g_key;
+
+void read_key(int key_fd) {
+  char buffer[64];
+  for (ssize_t n; (n = read(key_fd, buffer, sizeof(buffer))) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    g_key.append(buffer, std::size_t(n));
+  }
+  close(key_fd);
+}
+
 [[noreturn]] void deliver(int result_fd, const nlohmann::json& message) {
   std::fflush(stdout);
   std::fflush(stderr);
-  const bool written = write_all(result_fd, encode_result_frame(message.dump()));
+  const bool written = write_all(result_fd, encode_result_frame(message.dump(), g_key));
   close(result_fd);
   _exit(written ? 0 : 1);
 }
@@ -43,8 +59,10 @@ void protect_channel(int result_fd) { fcntl(result_fd, F_SETFD, FD_CLOEXEC); }
 
 }  // namespace
 
-void worker_evaluate(const std::filesystem::path& job_file, int result_fd) {
+void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int key_fd) {
   protect_channel(result_fd);
+  read_key(key_fd);
+  set_phase_channel(result_fd);
   Job job;
   try {
     job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
@@ -71,8 +89,9 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd) {
   deliver(result_fd, worker_message(result));
 }
 
-void worker_probe(const std::string& device, int result_fd) {
+void worker_probe(const std::string& device, int result_fd, int key_fd) {
   protect_channel(result_fd);
+  read_key(key_fd);
   nlohmann::json message;
   try {
     start_python();

@@ -1,13 +1,15 @@
 #pragma once
-// Entry points of the internal `kbench worker` subcommand. Both write exactly one frame to
-// `result_fd` and then end the process without Python finalisation (which can hang or crash
+// Entry points of the internal `kbench worker` subcommand. Both read the per-job key from
+// `key_fd` (and close it) before any Python runs, write exactly one frame authenticated with it
+// to `result_fd`, and then end the process without Python finalisation (which can hang or crash
 // after arbitrary candidate code); they do not return.
 #include <filesystem>
 #include <string>
 
 namespace kbench {
 
-[[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd);
-[[noreturn]] void worker_probe(const std::string& device, int result_fd);
+[[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd,
+                                  int key_fd);
+[[noreturn]] void worker_probe(const std::string& device, int result_fd, int key_fd);
 
 }  // namespace kbench

@@ -19,7 +19,8 @@ Job sample_job() {
 WorkerOutcome delivered(const nlohmann::json& message) {
   WorkerOutcome o;
   o.exit_code = 0;
-  o.channel_bytes = encode_result_frame(message.dump());
+  o.channel_key = "job key";
+  o.channel_bytes = encode_result_frame(message.dump(), o.channel_key);
   o.stderr_text = "some warning\n";
   return o;
 }
@@ -55,9 +56,35 @@ TEST_CASE("timeouts, signals, silent exits and forged messages") {
   WorkerOutcome timeout;
   timeout.timed_out = true;
   timeout.signal = SIGKILL;
+  timeout.timeout_limit = "timeout_s";
+  timeout.timeout_limit_s = 12;
   auto r = interpret_outcome(sample_job(), timeout);
   CHECK(r.status == Status::timeout);
   CHECK(r.message.find("12 s") != std::string::npos);
+  CHECK(r.message.find("(timeout_s)") != std::string::npos);
+  timeout.timeout_limit = "compile_timeout_s";
+  timeout.timeout_limit_s = 3;
+  r = interpret_outcome(sample_job(), timeout);
+  CHECK(r.message == "killed after the 3 s limit (compile_timeout_s)");
+
+  WorkerOutcome memory;
+  memory.memory_exceeded = true;
+  memory.signal = SIGKILL;
+  memory.peak_memory_bytes = 3ull << 30;
+  auto job = sample_job();
+  job.settings.memory_limit_gb = 0.5;
+  r = interpret_outcome(job, memory);
+  CHECK(r.status == Status::crashed);
+  CHECK(r.message.find("exceeded the host memory limit (0.5 GiB") != std::string::npos);
+  CHECK(r.diagnostics["peak_memory_bytes"] == 3ull << 30);
+
+  // A well-formed frame under another key: the candidate forged it.
+  auto forged = delivered({{"status", "ok"}, {"message", ""}, {"diagnostics", nlohmann::json::object()},
+                           {"timings", nlohmann::json::object()}});
+  forged.channel_key = "the real key";
+  r = interpret_outcome(sample_job(), forged);
+  CHECK(r.status == Status::crashed);
+  CHECK(r.message.find("MAC does not verify") != std::string::npos);
 
   WorkerOutcome segv;
   segv.signal = SIGSEGV;

@@ -134,3 +134,34 @@ TEST_CASE("schema errors point at file:line:col and say what to do") {
 TEST_CASE("a missing suite file is an input error") {
   CHECK_THROWS_AS(load_suite("/nonexistent/suite.yaml"), InputError);
 }
+
+TEST_CASE("the watchdog and sandbox limits are read, overridden per problem and checked") {
+  TempDir dir;
+  dir.write("p.py", "");
+  const auto file = dir.write("suite.yaml", R"(suite: s
+candidates: x.py
+defaults: {compile_timeout_s: 30, run_timeout_s: 20, memory_limit_gb: 8, output_cap_mb: 0.5}
+problems:
+  - {id: a, file: p.py}
+  - {id: b, file: p.py, overrides: {run_timeout_s: 5, file_size_limit_gb: 1}}
+)");
+  const Suite suite = load_suite(file);
+  const auto& a = suite.problems[0].settings;
+  const auto& b = suite.problems[1].settings;
+  CHECK(*a.compile_timeout_s == 30);
+  CHECK(*a.run_timeout_s == 20);
+  CHECK(*a.memory_limit_gb == 8);
+  CHECK(a.output_cap_mb == 0.5);
+  CHECK(a.file_size_limit_gb == 4);
+  CHECK(*b.run_timeout_s == 5);
+  CHECK(*b.compile_timeout_s == 30);
+  CHECK(b.file_size_limit_gb == 1);
+  const EvalSettings plain;
+  CHECK(!plain.compile_timeout_s);
+  CHECK(!plain.memory_limit_gb);
+  CHECK(default_memory_limit_gb() > 0);
+  CHECK(default_memory_limit_gb() <= 32);
+
+  const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {run_timeout_s: 0}\nproblems:\n  - {id: a, file: p.py}\n");
+  CHECK(error.find("`run_timeout_s` must be > 0") != std::string::npos);
+}

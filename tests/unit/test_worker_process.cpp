@@ -1,8 +1,14 @@
 // The process layer on its own, with /bin/sh children standing in for workers.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 
 #include "catch.hpp"
 #include "exec/result_channel.hpp"
@@ -13,8 +19,8 @@ using namespace kbench;
 using kbench::test::TempDir;
 
 namespace {
-WorkerOutcome run_shell(const TempDir& dir, const std::string& script, double timeout_s = 30) {
-  WorkerLaunch launch;
+WorkerOutcome run_shell(const TempDir& dir, const std::string& script, double timeout_s = 30,
+                        WorkerLaunch launch = {}) {
   launch.executable = "/bin/sh";
   launch.args = {"-c", script};
   launch.work_dir = dir.path() / "job";
@@ -26,7 +32,7 @@ WorkerOutcome run_shell(const TempDir& dir, const std::string& script, double ti
 
 TEST_CASE("the result arrives on fd 3, separate from stdout and stderr") {
   TempDir dir;
-  const auto frame = encode_result_frame("{\"x\":1}");
+  const auto frame = encode_result_frame("{\"x\":1}", "k");
   const auto outcome = run_shell(
       dir, "echo out; echo err >&2; printf '%s' '" + frame + "' >&3; echo \"$KBENCH_TEST_VAR\"; pwd");
   CHECK(!outcome.timed_out);
@@ -39,7 +45,7 @@ TEST_CASE("the result arrives on fd 3, separate from stdout and stderr") {
 
 TEST_CASE("printing a fake frame to stdout does not reach the channel") {
   TempDir dir;
-  const auto outcome = run_shell(dir, "printf '%s' '" + encode_result_frame("{}") + "'");
+  const auto outcome = run_shell(dir, "printf '%s' '" + encode_result_frame("{}", "k") + "'");
   CHECK(outcome.channel_bytes.empty());
 }
 
@@ -77,8 +83,156 @@ TEST_CASE("captured output is capped to its tail") {
 TEST_CASE("the channel fd is not leaked beyond 3 and stdin is empty") {
   TempDir dir;
   const auto outcome = run_shell(dir, "ls /proc/self/fd | sort -n | tr '\\n' ' '; read x && echo got-input");
-  // 0,1,2,3 plus the fd ls itself opens for /proc/self/fd.
-  CHECK(outcome.stdout_text.find("0 1 2 3 ") == 0);
-  CHECK(outcome.stdout_text.find("5") == std::string::npos);
+  // 0,1,2,3 (result), 4 (key), plus the fd ls itself opens for /proc/self/fd.
+  CHECK(outcome.stdout_text.find("0 1 2 3 4 ") == 0);
+  CHECK(outcome.stdout_text.find("6") == std::string::npos);
   CHECK(outcome.stdout_text.find("got-input") == std::string::npos);
+}
+
+namespace {
+// True while any process has its working directory inside `dir` (i.e. something survived).
+bool process_alive_in(const std::filesystem::path& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::error_code error;
+    const auto cwd = std::filesystem::read_symlink(entry.path() / "cwd", error);
+    if (!error && cwd.string().rfind(dir.string(), 0) == 0) return true;
+  }
+  return false;
+}
+std::string fmt_hex(unsigned char c) {
+  static const char kDigits[] = "0123456789abcdef";
+  return {kDigits[c >> 4], kDigits[c & 15]};
+}
+std::string slurp(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace
+
+TEST_CASE("the worker gets its key on fd 4 and nothing of the controller's environment") {
+  TempDir dir;
+  setenv("OPENAI_API_KEY", "sk-secret-test-value", 1);
+  setenv("KBENCH_API_KEY", "kb-secret-test-value", 1);
+  const auto outcome = run_shell(dir, "head -c 32 <&4 | od -An -tx1 | tr -d ' \\n'; echo; env");
+  unsetenv("OPENAI_API_KEY");
+  unsetenv("KBENCH_API_KEY");
+  std::string key_hex;
+  for (unsigned char c : outcome.channel_key) key_hex += fmt_hex(c);
+  CHECK(outcome.stdout_text.find(key_hex + "\n") == 0);
+  CHECK(outcome.stdout_text.find("secret-test-value") == std::string::npos);
+  CHECK(outcome.stdout_text.find("KBENCH_TEST_VAR=hello") != std::string::npos);
+  CHECK(outcome.stdout_text.find("HOME=" + (dir.path() / "job" / "home").string()) != std::string::npos);
+  CHECK(outcome.stdout_text.find("TMPDIR=" + (dir.path() / "job" / "tmp").string()) != std::string::npos);
+  CHECK(outcome.stdout_text.find("TRITON_CACHE_DIR=" + (dir.path() / "job").string()) != std::string::npos);
+  CHECK(outcome.stdout_text.find("PATH=") != std::string::npos);
+}
+
+TEST_CASE("a flood of output keeps only the head and the tail, and the worker is not blocked") {
+  TempDir dir;
+  WorkerLaunch launch;
+  launch.output_cap_bytes = 64 << 10;
+  const auto outcome = run_shell(
+      dir, "echo first-line; head -c 20000000 /dev/zero | tr '\\0' x; echo; echo last-line", 30, launch);
+  CHECK(outcome.exit_code == 0);
+  CHECK(outcome.stdout_bytes > 20000000);
+  CHECK(outcome.output_truncated);
+  const auto log = slurp(dir.path() / "job" / "stdout.log");
+  CHECK(log.size() < (64 << 10) + 100);
+  CHECK(log.rfind("first-line\n", 0) == 0);
+  CHECK(log.find("bytes cut ...]") != std::string::npos);
+  CHECK(log.substr(log.size() - 10) == "last-line\n");
+  CHECK(outcome.stdout_text.size() < 8300);
+  CHECK(outcome.stdout_text.find("last-line") != std::string::npos);
+}
+
+TEST_CASE("the compile and run limits each fire and are named") {
+  TempDir dir;
+  WorkerLaunch launch;
+  launch.compile_timeout_s = 1;
+  launch.run_timeout_s = 1.5;
+  // Never announces the run phase: the compile limit fires.
+  auto outcome = run_shell(dir, "sleep 30", 30, launch);
+  CHECK(outcome.timed_out);
+  CHECK(outcome.timeout_limit == "compile_timeout_s");
+  // Announces it at once, then hangs: the run limit fires, counted from the announcement.
+  const auto start = std::chrono::steady_clock::now();
+  outcome = run_shell(dir, "printf 'KBENCH-PHASE/1 run\\n' >&3; sleep 30", 30, launch);
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(outcome.timed_out);
+  CHECK(outcome.timeout_limit == "run_timeout_s");
+  CHECK(outcome.timeout_limit_s == 1.5);
+  CHECK(elapsed > 1.4);
+  CHECK(elapsed < 6);
+  // The overall limit still caps everything.
+  launch.compile_timeout_s = 0;
+  outcome = run_shell(dir, "sleep 30", 1, launch);
+  CHECK(outcome.timeout_limit == "timeout_s");
+}
+
+TEST_CASE("a worker above the host-memory limit is killed") {
+  TempDir dir;
+  WorkerLaunch launch;
+  launch.memory_limit_bytes = 200ull << 20;
+  // A child process holds the memory: the whole tree counts.
+  const auto outcome = run_shell(
+      dir, "python3 -c 'import time; b = bytearray(600 << 20); time.sleep(30)'; sleep 30", 60, launch);
+  CHECK(outcome.memory_exceeded);
+  CHECK(!outcome.timed_out);
+  CHECK(outcome.peak_memory_bytes > (200ull << 20));
+  CHECK(outcome.wall_s < 20);
+}
+
+TEST_CASE("descendants that leave the process group die with the job, with or without namespaces") {
+  for (const bool namespaces : {true, false}) {
+    TempDir dir;
+    WorkerLaunch launch;
+    launch.sandbox.use_namespaces = namespaces;
+    const auto outcome =
+        run_shell(dir, "setsid sleep 100 & (setsid sh -c 'sleep 100 & sleep 100' &) ; sleep 1; exit 0", 30, launch);
+    INFO("namespaces " << namespaces);
+    CHECK(outcome.exit_code == 0);
+    CHECK(!process_alive_in(dir.path()));
+  }
+}
+
+TEST_CASE("where the kernel allows it: no network, no writes outside the job dir, parent out of reach") {
+  const auto& support = sandbox_support();
+  TempDir dir;
+  const auto outside = dir.path() / "outside-file";
+  // A TCP server on the loopback that the worker tries to reach.
+  const int server = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  REQUIRE(bind(server, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
+  REQUIRE(listen(server, 4) == 0);
+  REQUIRE(getsockname(server, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+  const auto outcome = run_shell(
+      dir, "touch " + outside.string() + " && echo wrote-outside; touch inside && echo wrote-inside; "
+           "kill -9 $PPID && echo killed-parent; "
+           "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' 2>/dev/null && echo connected; echo done");
+  const int accepted = accept(server, nullptr, nullptr);
+  if (accepted >= 0) close(accepted);
+  close(server);
+  CHECK(outcome.stdout_text.find("done") != std::string::npos);
+  CHECK(std::filesystem::exists(dir.path() / "job" / "inside"));
+  if (support.landlock_abi > 0) {
+    CHECK(!std::filesystem::exists(outside));
+    CHECK(outcome.sandbox["filesystem_isolation"] == true);
+  } else {
+    CHECK(outcome.sandbox["filesystem_isolation"] == false);
+    CHECK(!outcome.sandbox["filesystem_reason"].get<std::string>().empty());
+  }
+  if (support.namespaces) {
+    CHECK(outcome.sandbox["network_isolation"] == true);
+    CHECK(outcome.stdout_text.find("connected") == std::string::npos);
+    CHECK(accepted < 0);
+  } else {
+    CHECK(outcome.sandbox["network_isolation"] == false);
+    CHECK(!outcome.sandbox["network_reason"].get<std::string>().empty());
+  }
+  // We are the "controller" here: still alive, and so is this test.
+  CHECK(outcome.exit_code == 0);
 }

@@ -1,0 +1,41 @@
+#pragma once
+// Every process a worker started, found through /proc parent links and remembered across scans
+// (a candidate's child can setsid() out of the process group, or lose its parent and be
+// reparented to the controller, which is a child subreaper). Used for the host-memory limit and
+// to kill whatever is left when a job ends.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+
+namespace kbench {
+
+class ProcessTree {
+ public:
+  explicit ProcessTree(pid_t root);
+  ~ProcessTree();
+  ProcessTree(const ProcessTree&) = delete;
+  ProcessTree& operator=(const ProcessTree&) = delete;
+
+  // Rescans /proc, adds new descendants; returns the resident memory of the live tree in bytes
+  // (anonymous resident pages; shared pages counted once per process, see precise_memory).
+  std::uint64_t scan();
+  // Proportional set size of the tree (shared pages split between sharers): slower, exact
+  // enough to confirm a limit breach that scan() suggests (forked children share pages).
+  std::uint64_t precise_memory() const;
+  // SIGKILLs every remaining process of the tree, until none is left, and reaps those that are
+  // the controller's children (orphans it adopted). Call after the root has been waited for.
+  void kill_all();
+  std::size_t size() const { return tracked_.size(); }
+
+ private:
+  pid_t root_;
+  std::map<pid_t, unsigned long long> tracked_;  // pid -> start time (guards against pid reuse)
+};
+
+// Makes the calling process a child subreaper and non-dumpable (its /proc/<pid>/environ and
+// memory unreadable to same-uid processes); idempotent. The controller calls it before the first
+// worker starts.
+void protect_controller();
+
+}  // namespace kbench

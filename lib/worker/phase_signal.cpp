@@ -1,0 +1,20 @@
+#include "worker/phase_signal.hpp"
+
+#include "exec/result_channel.hpp"
+
+namespace kbench {
+namespace {
+int g_channel = -1;
+bool g_announced = false;
+}  // namespace
+
+void set_phase_channel(int result_fd) { g_channel = result_fd; }
+
+void announce_run_phase() {
+  if (g_announced || g_channel < 0) return;
+  g_announced = true;
+  // A failed write shows up later, when the final frame cannot be written either.
+  write_all(g_channel, encode_phase_line(kRunPhase));
+}
+
+}  // namespace kbench

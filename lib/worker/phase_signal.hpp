@@ -1,0 +1,13 @@
+#pragma once
+// Tells the controller that the compile phase is over (the first candidate call succeeded, which
+// is when Triton JIT-compiles), so its watchdog switches from compile_timeout_s to run_timeout_s.
+// One "KBENCH-PHASE/1 run" line on the result channel, before the result frame.
+
+namespace kbench {
+
+// Set by the worker entry point before any candidate code runs.
+void set_phase_channel(int result_fd);
+// Writes the line the first time; later calls do nothing.
+void announce_run_phase();
+
+}  // namespace kbench
