@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,8 +45,12 @@ std::vector<std::string> build_environment(const std::map<std::string, std::stri
 // In the child, between fork and exec: only async-signal-safe calls.
 [[noreturn]] void exec_child(const std::vector<char*>& argv, const std::vector<char*>& envp,
                              const char* exe, const char* cwd, int out_fd, int err_fd,
-                             int result_fd) {
+                             int result_fd, pid_t controller) {
   setpgid(0, 0);
+  // Die with the controller (even on its SIGKILL), so `kbench run --resume` never races an
+  // orphaned worker of the killed run. The thread that forked must outlive the worker.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != controller) _exit(127);  // it died before prctl took effect
   if (chdir(cwd) != 0) _exit(127);
   dup2(out_fd, STDOUT_FILENO);
   dup2(err_fd, STDERR_FILENO);
@@ -88,9 +93,10 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
 
   const auto started = std::chrono::steady_clock::now();
   const auto deadline = started + std::chrono::duration<double>(launch.timeout_s);
+  const pid_t controller = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
-  if (pid == 0) exec_child(argv, envp, exe.c_str(), cwd.c_str(), out_fd, err_fd, pipe_fds[1]);
+  if (pid == 0) exec_child(argv, envp, exe.c_str(), cwd.c_str(), out_fd, err_fd, pipe_fds[1], controller);
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
   close(pipe_fds[1]);
   close(out_fd);
@@ -103,7 +109,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   char buffer[65536];
   while (!exited) {
     const auto now = std::chrono::steady_clock::now();
-    if (interrupt_requested()) {
+    if (kill_requested()) {  // the second Ctrl-C; the first lets the job finish
       outcome.interrupted = true;
       break;
     }
