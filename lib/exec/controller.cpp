@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/lock_wait.hpp"
 #include "exec/result_channel.hpp"
 #include "measure/cuda_driver.hpp"
 
@@ -154,6 +155,8 @@ JobResult run_job(const Job& planned, const std::filesystem::path& job_dir, cons
   launch.work_dir = job_dir;
   launch.timeout_s = job.settings.timeout_s;
   launch.env = worker_env(job.device, slot.gpu_lock);
+  if (!slot.gpu_lock.empty())
+    launch.waiting = [lock = slot.gpu_lock](pid_t pid) { return blocked_on_lock(pid, lock); };
   const double start = unix_now();
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Interrupted{};

@@ -92,7 +92,9 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     throw std::system_error(errno, std::generic_category(), "cannot set up a worker");
 
   const auto started = std::chrono::steady_clock::now();
-  const auto deadline = started + std::chrono::duration<double>(launch.timeout_s);
+  auto deadline = started + std::chrono::duration<double>(launch.timeout_s);
+  const auto max_deadline = deadline + std::chrono::duration<double>(launch.timeout_s);
+  auto last_poll = started;
   const pid_t controller = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
@@ -109,6 +111,10 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   char buffer[65536];
   while (!exited) {
     const auto now = std::chrono::steady_clock::now();
+    // Time spent waiting for a lock another job holds moves the deadline (bounded).
+    if (launch.waiting && launch.waiting(pid))
+      deadline = std::min(max_deadline, deadline + (now - last_poll));
+    last_poll = now;
     if (kill_requested()) {  // the second Ctrl-C; the first lets the job finish
       outcome.interrupted = true;
       break;

@@ -3,9 +3,12 @@
 // own working directory, stdout/stderr captured to files, and a private result pipe.
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <sys/types.h>
 
 namespace kbench {
 
@@ -15,6 +18,9 @@ struct WorkerLaunch {
   std::filesystem::path work_dir;  // created; becomes the child's cwd and holds its logs
   double timeout_s = 600;
   std::map<std::string, std::string> env;  // added to (or replacing in) the inherited environment
+  // Polled while the worker runs: true while it waits for a lock another job holds (the
+  // per-GPU lock). That time does not count against timeout_s, up to timeout_s in total.
+  std::function<bool(pid_t)> waiting;
 };
 
 struct WorkerOutcome {

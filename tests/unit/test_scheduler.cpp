@@ -1,5 +1,10 @@
 // The controller's scheduling (run_jobs) with a stand-in runner: slots run side by side, jobs
 // start in plan order, done jobs are skipped, and an interrupt stops scheduling.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -10,6 +15,8 @@
 #include "catch.hpp"
 #include "exec/controller.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/lock_wait.hpp"
+#include "temp_dir.hpp"
 
 using namespace kbench;
 
@@ -147,4 +154,31 @@ TEST_CASE("a runner's failure ends the run and is rethrown") {
   options.on_result = [&](std::size_t, const JobResult&) { ++results; };
   CHECK_THROWS_AS(run_jobs(jobs, options), std::runtime_error);
   CHECK(results == 1);
+}
+
+TEST_CASE("a process blocked in flock on the GPU lock is seen as waiting; the holder is not") {
+  test::TempDir dir;
+  const auto lock = dir.write("gpu.lock", "");
+  auto child_locking = [&](int seconds) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int fd = open(lock.c_str(), O_RDONLY);
+      flock(fd, LOCK_EX);
+      sleep(unsigned(seconds));
+      _exit(0);
+    }
+    return pid;
+  };
+  const pid_t holder = child_locking(3);
+  usleep(300000);
+  const pid_t waiter = child_locking(0);
+  bool seen = false;
+  for (int i = 0; i < 20 && !(seen = blocked_on_lock(waiter, lock)); ++i) usleep(100000);
+  CHECK(seen);
+  CHECK_FALSE(blocked_on_lock(holder, lock));
+  CHECK_FALSE(blocked_on_lock(waiter, dir.path() / "other.lock"));
+  int status = 0;
+  waitpid(holder, &status, 0);
+  waitpid(waiter, &status, 0);
+  CHECK_FALSE(blocked_on_lock(waiter, lock));
 }
