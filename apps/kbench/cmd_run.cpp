@@ -132,8 +132,8 @@ void add_run_command(CLI::App& app) {
       ->check(CLI::Range(1, 256))
       ->group("Execution");
   run->add_option("--workers-per-gpu", options->workers_per_gpu,
-                  "Workers sharing one GPU (default 2): one times while the others import and "
-                  "compile (a per-GPU lock)")
+                  "Workers sharing one GPU (default 2): one times while the others start up and "
+                  "import (a per-GPU lock)")
       ->check(CLI::Range(1, 16))
       ->group("Execution");
   run->add_option("--journal", options->journal,

@@ -94,7 +94,8 @@ std::map<std::string, std::string> worker_env(const std::string& device,
                                             {"PYTHONDONTWRITEBYTECODE", "1"}};
   // No GPU: Triton kernels run through Triton's interpreter on CPU tensors.
   if (device_kind(device) == "cpu") env["TRITON_INTERPRET"] = "1";
-  if (!gpu_lock.empty()) env["KBENCH_GPU_LOCK"] = gpu_lock.string();
+  // Always set, so an inherited value never puts a CPU worker on some GPU's lock.
+  env["KBENCH_GPU_LOCK"] = gpu_lock.string();
   return env;
 }
 

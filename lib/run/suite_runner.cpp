@@ -93,6 +93,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   std::vector<std::optional<JobResult>> by_index(jobs.size());
   std::vector<bool> skip(jobs.size(), false);
   std::optional<Journal> journal;
+  bool replaced_journal = false;
   if (journal_file) {
     const auto keys = job_keys(jobs);
     JournalHeader header{suite.file.string(), device, plan_fingerprint(device, keys), jobs.size(),
@@ -105,6 +106,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
         by_index[entry.index] = std::move(entry.result);
       }
     } else {
+      replaced_journal = std::filesystem::exists(*journal_file);
       journal.emplace(*journal_file, header, keys);
     }
   }
@@ -134,7 +136,8 @@ RunReport run_suite(const SuiteRunOptions& options) {
     log(fmt::format("kbench: resuming from {}: {} of {} evaluations already done",
                     journal_file->string(), already_done, jobs.size()));
   else if (journal)
-    log(fmt::format("kbench: journal {}", journal_file->string()));
+    log(fmt::format("kbench: journal {}{}", journal_file->string(),
+                    replaced_journal ? " (started afresh; use --resume to continue a run)" : ""));
   report.environment = probe_environment(devices.front(), work_dir);
   log(fmt::format("kbench: {} | torch {} | triton {} | CUDA {} | driver {}",
                   report.environment.value("device_name", "?"),

@@ -1,10 +1,12 @@
 // End to end: hostile candidates are recorded with a reason and never stop the run.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -76,6 +78,8 @@ pid_t start_run_in_group(const std::string& suite, const std::filesystem::path& 
   const pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
+    const int err = open((results.string() + ".stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(err, STDERR_FILENO);
     execl(test::kKbench.c_str(), "kbench", "run", suite.c_str(), "--device", "cpu", "-o",
           results.c_str(), "--work-dir", work.c_str(), "-q", static_cast<char*>(nullptr));
     _exit(127);
@@ -120,6 +124,10 @@ TEST_CASE("first Ctrl-C: no new job starts, the running one finishes and is repo
   CHECK(json["results"][0]["problem"] == "add_one_slow");
   CHECK(json["results"][0]["status"] == "ok");  // the slow job was not killed
   CHECK(json["summary"]["planned_evaluations"] == 2);
+  std::stringstream err;
+  err << std::ifstream(results.string() + ".stderr").rdbuf();
+  CHECK(err.str().find("Press Ctrl-C again to kill running jobs") != std::string::npos);
+  CHECK(err.str().find("interrupted after 1 of 2 evaluations") != std::string::npos);
 }
 
 TEST_CASE("second Ctrl-C kills the running worker and still keeps the results file") {
