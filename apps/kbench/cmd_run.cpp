@@ -150,7 +150,13 @@ void add_run_command(CLI::App& app) {
     if (console->live())
       options->progress = [console](const ProgressTracker& tracker) { console->redraw(tracker); };
     install_interrupt_handlers();
-    const RunReport report = run_suite(*options);
+    RunReport report;
+    try {
+      report = run_suite(*options);
+    } catch (...) {
+      console->clear();  // the error message starts on a clean line
+      throw;
+    }
     console->clear();
     // With a report on stdout, the table goes to stderr so stdout stays machine-readable.
     bool report_on_stdout = options->results_file && *options->results_file == "-";
