@@ -1,17 +1,63 @@
 // `kbench run SUITE.yaml`: evaluate every problem x candidate of a suite.
 #include <fmt/format.h>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <tuple>
 
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
+#include "report/progress_line.hpp"
 #include "report/terminal_table.hpp"
 #include "run/suite_runner.hpp"
 
 namespace kbench::cli {
+namespace {
+
+// stderr with a live progress line at the bottom on a terminal: log lines are printed above it
+// and the line is redrawn in place. Not a terminal: plain lines only (CI logs).
+class ProgressConsole {
+ public:
+  explicit ProgressConsole(bool live) : live_(live), started_(std::chrono::steady_clock::now()) {}
+  [[nodiscard]] bool live() const { return live_; }
+  void print(const std::string& text) {
+    std::lock_guard lock(mutex_);
+    std::fprintf(stderr, "%s%s\n%s", live_ ? "\r\033[K" : "", text.c_str(), line_.c_str());
+    std::fflush(stderr);
+  }
+  void redraw(const ProgressTracker& tracker) {
+    std::lock_guard lock(mutex_);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    line_ = tracker.line(elapsed, terminal_width() - 1);
+    std::fprintf(stderr, "\r\033[K%s", line_.c_str());
+    std::fflush(stderr);
+  }
+  void clear() {
+    std::lock_guard lock(mutex_);
+    if (live_ && !line_.empty()) std::fputs("\r\033[K", stderr);
+    line_.clear();
+  }
+
+ private:
+  static std::size_t terminal_width() {
+    winsize size{};
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 20) return size.ws_col;
+    return 100;
+  }
+  bool live_;
+  std::chrono::steady_clock::time_point started_;
+  std::mutex mutex_;
+  std::string line_;
+};
+
+}  // namespace
 
 void add_run_command(CLI::App& app) {
   auto options = std::make_shared<SuiteRunOptions>();
@@ -80,11 +126,38 @@ void add_run_command(CLI::App& app) {
       ->group("Execution");
   run->add_flag("--keep-work-dir", options->keep_work_dir, "Keep worker logs after the run")
       ->group("Execution");
+  run->add_option("-j,--jobs", options->jobs,
+                  "Worker slots run side by side (default: one per visible GPU x --workers-per-gpu; "
+                  "1 on the CPU, where concurrent jobs perturb each other's timing)")
+      ->check(CLI::Range(1, 256))
+      ->group("Execution");
+  run->add_option("--workers-per-gpu", options->workers_per_gpu,
+                  "Workers sharing one GPU (default 2): one times while the others start up and "
+                  "import (a per-GPU lock)")
+      ->check(CLI::Range(1, 16))
+      ->group("Execution");
+  run->add_option("--journal", options->journal,
+                  "Journal of finished jobs for --resume (default: RESULTS.journal.jsonl next to -o)")
+      ->type_name("FILE")
+      ->group("Execution");
+  run->add_flag("--resume", options->resume,
+                "Continue an interrupted run from its journal: skip finished jobs, run the rest")
+      ->group("Execution");
   run->callback([options, quiet, shard] {
     if (!shard->empty()) options->shard = parse_shard(*shard);
-    if (!*quiet) options->log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    auto console = std::make_shared<ProgressConsole>(!*quiet && isatty(STDERR_FILENO));
+    if (!*quiet) options->log = [console](const std::string& line) { console->print(line); };
+    if (console->live())
+      options->progress = [console](const ProgressTracker& tracker) { console->redraw(tracker); };
     install_interrupt_handlers();
-    const RunReport report = run_suite(*options);
+    RunReport report;
+    try {
+      report = run_suite(*options);
+    } catch (...) {
+      console->clear();  // the error message starts on a clean line
+      throw;
+    }
+    console->clear();
     // With a report on stdout, the table goes to stderr so stdout stays machine-readable.
     bool report_on_stdout = options->results_file && *options->results_file == "-";
     for (const auto& o : options->outputs) report_on_stdout |= o.path == "-";

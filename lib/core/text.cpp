@@ -48,4 +48,13 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
 }  // namespace kbench

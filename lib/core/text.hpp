@@ -1,5 +1,6 @@
 #pragma once
 // Small string helpers shared by the suite loader and the reporters.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
 
 // The last `max_bytes` bytes of `text`, prefixed by a note when something was cut.
 std::string tail_of(const std::string& text, std::size_t max_bytes);
+
+// 64-bit FNV-1a: a stable hash (shards, journal plan fingerprints), not a cryptographic one.
+std::uint64_t fnv1a(std::string_view text);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 

@@ -3,38 +3,81 @@
 #include <fmt/format.h>
 #include <signal.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <regex>
+#include <thread>
 
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/lock_wait.hpp"
 #include "exec/result_channel.hpp"
 #include "measure/cuda_driver.hpp"
 
 namespace kbench {
 
-std::string resolve_device(const std::string& requested) {
+std::vector<std::string> resolve_devices(const std::string& requested) {
   static const std::regex kCudaIndex("cuda:([0-9]+)");
   std::smatch match;
   std::string why;
-  if (requested == "cpu") return "cpu";
-  if (requested == "auto") return cuda::available(&why) ? "cuda:0" : "cpu";
+  if (requested == "cpu") return {"cpu"};
+  const bool every = requested == "cuda" || requested == "auto";
+  if (requested == "auto" && !cuda::available(&why)) return {"cpu"};
   int index = 0;
-  if (requested == "cuda") {
-    index = 0;
-  } else if (std::regex_match(requested, match, kCudaIndex)) {
+  if (!every) {
+    if (!std::regex_match(requested, match, kCudaIndex))
+      throw InputError(fmt::format("--device '{}' is not one of auto, cpu, cuda, cuda:N", requested));
     index = std::stoi(match[1]);
-  } else {
-    throw InputError(fmt::format(
-        "--device '{}' is not one of auto, cpu, cuda, cuda:N", requested));
   }
   if (!cuda::available(&why))
     throw EnvironmentError(fmt::format("--device {}: {}; use --device cpu", requested, why));
-  if (index >= cuda::device_count())
-    throw EnvironmentError(fmt::format("--device {}: only {} CUDA device(s) visible", requested,
-                                       cuda::device_count()));
-  return fmt::format("cuda:{}", index);
+  const int count = cuda::device_count();
+  if (index >= count)
+    throw EnvironmentError(fmt::format("--device {}: only {} CUDA device(s) visible", requested, count));
+  if (!every) return {fmt::format("cuda:{}", index)};
+  std::vector<std::string> devices;
+  for (int i = 0; i < count; ++i) devices.push_back(fmt::format("cuda:{}", i));
+  return devices;
+}
+
+std::string resolve_device(const std::string& requested) { return resolve_devices(requested).front(); }
+
+namespace {
+
+// The lock file of visible CUDA device `index`, named after the physical device when
+// CUDA_VISIBLE_DEVICES renumbers them, so two kbench runs on one GPU share one lock.
+std::filesystem::path gpu_lock_file(const std::filesystem::path& lock_dir, int index) {
+  std::string physical = std::to_string(index);
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    std::vector<std::string> entries(1);
+    for (const char* c = visible; *c; ++c) {
+      if (*c == ',') entries.emplace_back();
+      else entries.back() += *c;
+    }
+    if (index < int(entries.size()) && !entries[index].empty()) physical = entries[index];
+  }
+  for (char& c : physical)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+  return lock_dir / fmt::format("kbench-gpu-{}.lock", physical);
+}
+
+}  // namespace
+
+std::vector<WorkerSlot> plan_slots(const std::vector<std::string>& devices, std::optional<int> jobs,
+                                   int workers_per_gpu, const std::filesystem::path& lock_dir) {
+  const bool gpu = device_kind(devices.front()) == "cuda";
+  const int count = jobs ? *jobs : gpu ? int(devices.size()) * std::max(1, workers_per_gpu) : 1;
+  std::vector<WorkerSlot> slots;
+  for (int s = 0; s < std::max(1, count); ++s) {
+    WorkerSlot slot;
+    slot.device = devices[std::size_t(s) % devices.size()];
+    if (gpu) slot.gpu_lock = gpu_lock_file(lock_dir, std::stoi(slot.device.substr(5)));
+    slots.push_back(slot);
+  }
+  return slots;
 }
 
 namespace {
@@ -44,12 +87,15 @@ const char* signal_name(int signal) {
   return name ? name : "unknown signal";
 }
 
-std::map<std::string, std::string> worker_env(const std::string& device) {
+std::map<std::string, std::string> worker_env(const std::string& device,
+                                              const std::filesystem::path& gpu_lock = {}) {
   std::map<std::string, std::string> env = {{"KBENCH_DEVICE", device},
                                             {"PYTHONUNBUFFERED", "1"},
                                             {"PYTHONDONTWRITEBYTECODE", "1"}};
   // No GPU: Triton kernels run through Triton's interpreter on CPU tensors.
   if (device_kind(device) == "cpu") env["TRITON_INTERPRET"] = "1";
+  // Always set, so an inherited value never puts a CPU worker on some GPU's lock.
+  env["KBENCH_GPU_LOCK"] = gpu_lock.string();
   return env;
 }
 
@@ -126,11 +172,13 @@ JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome) {
   return result;
 }
 
-namespace {
-struct Interrupted {};
-}  // namespace
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
-JobResult run_job(const Job& job, const std::filesystem::path& job_dir) {
+JobResult run_job(const Job& planned, const std::filesystem::path& job_dir, const WorkerSlot& slot) {
+  Job job = planned;
+  job.device = slot.device.empty() ? planned.device : slot.device;
   std::filesystem::create_directories(job_dir);
   const auto job_file = job_dir / "job.json";
   std::ofstream(job_file) << to_json(job).dump(2);
@@ -144,10 +192,19 @@ JobResult run_job(const Job& job, const std::filesystem::path& job_dir) {
   launch.output_cap_bytes = std::size_t(job.settings.output_cap_mb * double(1 << 20));
   launch.sandbox.file_size_limit_bytes =
       std::uint64_t(job.settings.file_size_limit_gb * double(1ull << 30));
-  launch.env = worker_env(job.device);
+  launch.env = worker_env(job.device, slot.gpu_lock);
+  // Created here: the sandboxed worker may not create files outside its job dir.
+  if (!slot.gpu_lock.empty()) std::ofstream(slot.gpu_lock, std::ios::app).close();
+  if (!slot.gpu_lock.empty())
+    launch.waiting = [lock = slot.gpu_lock](const std::vector<pid_t>& pids) {
+      return blocked_on_lock(pids, lock);
+    };
+  const double start = unix_now();
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Interrupted{};
-  return interpret_outcome(job, outcome);
+  JobResult result = interpret_outcome(job, outcome);
+  result.schedule = ScheduleInfo{0, job.device, start, unix_now()};
+  return result;
 }
 
 nlohmann::json probe_environment(const std::string& device, const std::filesystem::path& work_dir) {
@@ -175,18 +232,48 @@ nlohmann::json probe_environment(const std::string& device, const std::filesyste
   return message;
 }
 
-std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options) {
-  std::vector<JobResult> results;
-  for (std::size_t i = 0; i < jobs.size() && !interrupt_requested(); ++i) {
-    const auto dir = options.work_dir / fmt::format("job-{:04d}", i);
-    try {
-      results.push_back(run_job(jobs[i], dir));
-    } catch (const Interrupted&) {
-      break;
+std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options) {
+  const std::vector<WorkerSlot> slots =
+      options.slots.empty() ? std::vector<WorkerSlot>{WorkerSlot{}} : options.slots;
+  const auto runner = options.runner ? options.runner : run_job;
+  std::mutex mutex;  // guards the fields below and serialises the callbacks
+  std::size_t next = 0, finished = 0;
+  std::exception_ptr failure;
+
+  // One thread per slot around the blocking run_worker_process; the fork+exec child code is
+  // async-signal-safe, so forking from several threads is fine.
+  auto slot_loop = [&](int slot_index) {
+    const WorkerSlot& slot = slots[std::size_t(slot_index)];
+    for (;;) {
+      std::size_t index = 0;
+      {
+        std::lock_guard lock(mutex);
+        while (next < jobs.size() && next < options.skip.size() && options.skip[next]) ++next;
+        if (failure || interrupt_requested() || next >= jobs.size()) return;
+        index = next++;
+        if (options.on_start) options.on_start(index, jobs[index], slot_index);
+      }
+      try {
+        JobResult result = runner(jobs[index], options.work_dir / fmt::format("job-{:04d}", index), slot);
+        if (result.schedule) result.schedule->slot = slot_index;
+        std::lock_guard lock(mutex);
+        ++finished;
+        if (options.on_result) options.on_result(index, result);
+      } catch (const Interrupted&) {
+        return;
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        return;
+      }
     }
-    if (options.on_result) options.on_result(results.back(), i + 1, jobs.size());
-  }
-  return results;
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t s = 1; s < slots.size(); ++s) threads.emplace_back(slot_loop, int(s));
+  slot_loop(0);
+  for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+  return finished;
 }
 
 }  // namespace kbench

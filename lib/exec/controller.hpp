@@ -1,8 +1,10 @@
 #pragma once
-// Runs jobs one worker process at a time and turns each worker's outcome into a JobResult.
-// Nothing here needs Python: the controller only spawns, watches and reads.
+// Runs jobs in worker processes, one at a time per slot (several slots run side by side), and
+// turns each worker's outcome into a JobResult. Nothing here needs Python: the controller only
+// spawns, watches and reads.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,24 +16,54 @@
 
 namespace kbench {
 
-struct ControllerOptions {
-  std::filesystem::path work_dir;  // one sub-folder per job
-  // Called after every finished job, in order, so reports can be rewritten as the run goes.
-  std::function<void(const JobResult&, std::size_t done, std::size_t total)> on_result;
+// A worker slot: the controller runs one worker at a time in each slot, on the slot's device.
+struct WorkerSlot {
+  std::string device;  // "cpu" or "cuda:N"
+  // Per-GPU lock file the worker flocks: shared while it uses the GPU, exclusive while it times
+  // (docs/architecture.md#several-slots-and-the-gpu-lock). Empty: no lock (CPU).
+  std::filesystem::path gpu_lock;
 };
 
-// Resolves "auto" to "cuda:0" when a CUDA device is usable, else "cpu"; validates "cuda:N".
-// Throws InputError for a malformed device, EnvironmentError for an unavailable one.
+struct ControllerOptions {
+  std::filesystem::path work_dir;  // one sub-folder per job
+  std::vector<WorkerSlot> slots;   // empty: one slot on each job's own device, no lock
+  std::vector<bool> skip;          // jobs already done (resume); empty: none
+  // Called, one call at a time, when a job starts and when it finishes (in completion order),
+  // so progress and reports can be updated as the run goes. `index` is the job's plan index.
+  std::function<void(std::size_t index, const Job& job, int slot)> on_start;
+  std::function<void(std::size_t index, const JobResult& result)> on_result;
+  // Runs one job; default run_job. Tests replace it.
+  std::function<JobResult(const Job& job, const std::filesystem::path& job_dir,
+                          const WorkerSlot& slot)>
+      runner;
+};
+
+// The devices `requested` means: "auto" -> every visible CUDA device when one is usable, else
+// "cpu"; "cuda" -> every visible CUDA device; "cuda:N" -> that one; "cpu". Throws InputError for
+// a malformed device, EnvironmentError for an unavailable one.
+std::vector<std::string> resolve_devices(const std::string& requested);
+
+// The first of resolve_devices().
 std::string resolve_device(const std::string& requested);
+
+// Slots for `devices`: `jobs` slots when given, else one per CUDA device x `workers_per_gpu`,
+// or one on the CPU. CUDA slots are spread round-robin over the devices and get one lock file
+// per device in `lock_dir`.
+std::vector<WorkerSlot> plan_slots(const std::vector<std::string>& devices, std::optional<int> jobs,
+                                   int workers_per_gpu, const std::filesystem::path& lock_dir);
 
 // Starts a probe worker that imports torch/triton and reports versions and the device.
 // Throws EnvironmentError with the worker's error when Python or torch is unusable.
 nlohmann::json probe_environment(const std::string& device, const std::filesystem::path& work_dir);
 
-JobResult run_job(const Job& job, const std::filesystem::path& job_dir);
+// Runs `job` on `slot`'s device in a worker; throws Interrupted when a second Ctrl-C killed it.
+struct Interrupted {};
+JobResult run_job(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot);
 
-// Stops early, without recording the unfinished job, when an interrupt is requested.
-std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options);
+// Runs every job not skipped, one per slot at a time, in plan order of starting. After the
+// first interrupt no job starts and running ones finish; after the second, running ones are
+// killed and not recorded. Returns how many jobs finished.
+std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options);
 
 // Maps a finished worker to a result (exposed for tests).
 JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome);

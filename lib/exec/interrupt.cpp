@@ -1,13 +1,23 @@
 #include "exec/interrupt.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 
 namespace kbench {
 namespace {
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+std::atomic<int> g_signals{0};
+
+extern "C" void on_interrupt(int) {
+  // Only async-signal-safe work here: an atomic increment and write(2).
+  if (g_signals.fetch_add(1) == 0) {
+    static const char kNotice[] =
+        "\nkbench: interrupted: no new jobs start; running jobs finish and the reports are "
+        "written. Press Ctrl-C again to kill running jobs.\n";
+    [[maybe_unused]] auto ignored = write(STDERR_FILENO, kNotice, sizeof(kNotice) - 1);
+  }
+}
 }  // namespace
 
 void install_interrupt_handlers() {
@@ -18,7 +28,9 @@ void install_interrupt_handlers() {
   sigaction(SIGTERM, &action, nullptr);
 }
 
-bool interrupt_requested() { return g_interrupted.load(); }
-void request_interrupt() { g_interrupted.store(true); }
+bool interrupt_requested() { return g_signals.load() >= 1; }
+bool kill_requested() { return g_signals.load() >= 2; }
+void request_interrupt() { g_signals.fetch_add(1); }
+void reset_interrupts() { g_signals.store(0); }
 
 }  // namespace kbench

@@ -43,6 +43,15 @@ struct SpeedupEstimate {
   std::optional<SpeedupVerdict> verdict;
 };
 
+// Where and when the controller ran a job: which worker slot and device, and the worker's wall
+// interval (Unix seconds), so concurrency can be checked from the results file.
+struct ScheduleInfo {
+  int slot = 0;
+  std::string device;
+  double start_unix_s = 0;
+  double end_unix_s = 0;
+};
+
 struct JobResult {
   Job job;
   Status status = Status::crashed;
@@ -52,6 +61,7 @@ struct JobResult {
   nlohmann::json protocol = nlohmann::json::object();  // rounds, convergence, clocks, flush...
   std::map<std::string, SpeedupEstimate> speedups;     // per baseline, for correct candidates
   double wall_s = 0;
+  std::optional<ScheduleInfo> schedule;  // absent in files written before it existed
 };
 
 // The variants timed against each other; "candidate" is always first.

@@ -79,6 +79,13 @@ std::uint64_t pss_bytes(pid_t pid) {
 
 }  // namespace
 
+std::vector<pid_t> ProcessTree::pids() const {
+  std::vector<pid_t> pids = {root_};
+  for (const auto& [pid, start] : tracked_)
+    if (pid != root_) pids.push_back(pid);
+  return pids;
+}
+
 void protect_controller() {
   static std::once_flag once;
   std::call_once(once, [] {

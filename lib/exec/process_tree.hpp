@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 namespace kbench {
 
@@ -27,6 +28,8 @@ class ProcessTree {
   // the controller's children (orphans it adopted). Call after the root has been waited for.
   void kill_all();
   std::size_t size() const { return tracked_.size(); }
+  // The processes found so far (the root included), dead ones possibly among them.
+  std::vector<pid_t> pids() const;
 
  private:
   pid_t root_;

@@ -34,6 +34,7 @@ struct ChildPlan {
   const char* exe;
   char* const* argv;
   const char* cwd;
+  pid_t controller;  // the child dies at once if this is no longer its parent
   int fds[5];  // become 0..4: /dev/null, stdout, stderr, result, key
 };
 
@@ -88,7 +89,10 @@ void close_all_but(int keep) {
 // which it cannot signal (init ignores signals from inside), and the controller is invisible.
 [[noreturn]] void run_child(const ChildPlan& plan) {
   setpgid(0, 0);
-  prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // the controller died: so does the job
+  // Die with the controller (even on its SIGKILL), so `kbench run --resume` never races an
+  // orphaned worker of the killed run. The slot thread that forked outlives the worker.
+  prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  if (getppid() != plan.controller) _exit(127);  // it died before prctl took effect
   if (!plan.sandbox->enter()) child_fail(plan.fds[2], "entering the sandbox (rlimits, namespaces)");
   if (!plan.sandbox->uses_namespaces()) become_worker(plan);
   int status_pipe[2];
@@ -173,7 +177,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   if (!write_all(key[1], outcome.channel_key))
     throw std::system_error(errno, std::generic_category(), "cannot hand the worker its key");
   close(key[1]);
-  const ChildPlan plan{&sandbox, exe.c_str(), argv.data(), cwd.c_str(),
+  const ChildPlan plan{&sandbox, exe.c_str(), argv.data(), cwd.c_str(), getpid(),
                        {devnull, out[1], err[1], result[1], key[0]}};
 
   const auto started = std::chrono::steady_clock::now();
@@ -204,28 +208,38 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   };
   std::optional<Clock::time_point> run_phase_since;
-  auto next_scan = started, next_precise = started;
+  auto next_scan = started, next_precise = started, last_poll = started;
+  Clock::duration waited{}, waited_before_run{};
   int wait_status = 0;
   bool exited = false;
   while (!exited) {
     const auto now = Clock::now();
-    if (interrupt_requested()) {
+    // Time spent waiting for a lock another job holds (the per-GPU lock) moves every limit
+    // back, up to timeout_s in total.
+    if (launch.waiting && launch.waiting(tree.pids()))
+      waited = std::min(seconds(launch.timeout_s), waited + (now - last_poll));
+    last_poll = now;
+    if (kill_requested()) {  // the second Ctrl-C; the first lets the job finish
       outcome.interrupted = true;
       break;
     }
-    if (!run_phase_since && run_phase_announced(outcome.channel_bytes)) run_phase_since = now;
+    if (!run_phase_since && run_phase_announced(outcome.channel_bytes)) {
+      run_phase_since = now;
+      waited_before_run = waited;
+    }
     // The earliest of the limits that apply now.
-    Clock::time_point deadline = started + seconds(launch.timeout_s);
+    const auto origin = started + waited;
+    Clock::time_point deadline = origin + seconds(launch.timeout_s);
     const char* limit_name = "timeout_s";
     double limit_s = launch.timeout_s;
     auto consider = [&](Clock::time_point at, const char* name, double limit) {
       if (at < deadline) deadline = at, limit_name = name, limit_s = limit;
     };
     if (!run_phase_since && launch.compile_timeout_s > 0)
-      consider(started + seconds(launch.compile_timeout_s), "compile_timeout_s",
+      consider(origin + seconds(launch.compile_timeout_s), "compile_timeout_s",
                launch.compile_timeout_s);
     if (run_phase_since && launch.run_timeout_s > 0)
-      consider(*run_phase_since + seconds(launch.run_timeout_s), "run_timeout_s",
+      consider(*run_phase_since + (waited - waited_before_run) + seconds(launch.run_timeout_s), "run_timeout_s",
                launch.run_timeout_s);
     if (now >= deadline) {
       outcome.timed_out = true;

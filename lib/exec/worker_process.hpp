@@ -6,9 +6,12 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <sys/types.h>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +31,10 @@ struct WorkerLaunch {
   std::size_t output_cap_bytes = 1 << 20;  // per stream: first and last half kept
   std::map<std::string, std::string> env;  // set on top of the sandbox's scrubbed environment
   SandboxOptions sandbox;
+  // Polled while the worker runs with the pids of its process tree: true while one of them waits
+  // for a lock another job holds (the per-GPU lock). That time does not count against the
+  // limits, up to timeout_s in total.
+  std::function<bool(const std::vector<pid_t>&)> waiting;
 };
 
 struct WorkerOutcome {

@@ -66,13 +66,15 @@ nlohmann::json speedups_json(const JobResult& r) {
   return out;
 }
 
+}  // namespace
+
 nlohmann::json result_json(const JobResult& r) {
   nlohmann::json timings = nlohmann::json::object();
   for (const auto& name : variant_names()) {
     const auto it = r.timings.find(name);
     timings[name] = it == r.timings.end() ? nlohmann::json(nullptr) : measurement_json(it->second);
   }
-  return {{"problem", r.job.problem_id},
+  nlohmann::json out = {{"problem", r.job.problem_id},
           {"candidate", r.job.candidate},
           {"candidate_file", r.job.candidate_file.string()},
           {"problem_file", r.job.problem_file.string()},
@@ -87,7 +89,16 @@ nlohmann::json result_json(const JobResult& r) {
           {"speedup_vs_eager", optional_number(speedup_vs(r, "eager"))},
           {"speedup_vs_inductor", optional_number(speedup_vs(r, "inductor"))},
           {"wall_s", r.wall_s}};
+  if (r.schedule) {
+    out["schedule"] = {{"slot", r.schedule->slot},
+                       {"device", r.schedule->device},
+                       {"start_unix_s", r.schedule->start_unix_s},
+                       {"end_unix_s", r.schedule->end_unix_s}};
+  }
+  return out;
 }
+
+namespace {
 
 nlohmann::json group_json(const GroupMetrics& m) {
   return {{"problems", m.problems},

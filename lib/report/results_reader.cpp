@@ -85,11 +85,26 @@ JobResult read_result(const nlohmann::json& j, const std::string& where, const s
     if (value.is_null()) continue;
     r.timings[name] = read_measurement(value, where + ".timings." + name);
   }
+  if (j.contains("schedule")) {
+    const auto& s = j.at("schedule");
+    const std::string at = where + ".schedule";
+    r.schedule = ScheduleInfo{get<int>(s, "slot", at), get<std::string>(s, "device", at),
+                              get<double>(s, "start_unix_s", at), get<double>(s, "end_unix_s", at)};
+  }
   derive_statistics(r);  // never trust the file's figures
   return r;
 }
 
 }  // namespace
+
+JobResult read_result_json(const nlohmann::json& json, const std::string& where,
+                           const std::string& device) {
+  try {
+    return read_result(json, where, device);
+  } catch (const Malformed& e) {
+    throw InputError(e.what());
+  }
+}
 
 RunReport read_results_json(const nlohmann::json& json, const std::string& source) {
   if (!json.is_object()) throw InputError(source + ": not a kbench results file (expected a JSON object)");

@@ -16,4 +16,9 @@ namespace kbench {
 RunReport read_results_json(const nlohmann::json& json, const std::string& source);
 RunReport read_results_file(const std::filesystem::path& file);
 
+// One entry of "results" (or a journal line's "result"); `where` prefixes error messages.
+// Throws InputError.
+JobResult read_result_json(const nlohmann::json& json, const std::string& where,
+                           const std::string& device);
+
 }  // namespace kbench

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace kbench {
 namespace {
@@ -17,15 +18,6 @@ bool parse_count(const std::string& text, std::size_t& out) {
     out = out * 10 + std::size_t(c - '0');
   }
   return true;
-}
-
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
 }
 
 }  // namespace

@@ -4,11 +4,13 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "exec/controller.hpp"
 #include "report/results_json.hpp"
+#include "run/journal.hpp"
 #include "report/terminal_table.hpp"
 #include "suite/suite.hpp"
 
@@ -62,18 +64,23 @@ RunReport run_suite(const SuiteRunOptions& options) {
   std::vector<OutputSpec> outputs = options.outputs;
   if (options.results_file) outputs.insert(outputs.begin(), {"json", options.results_file->string()});
   const ReporterSet reporters(outputs);  // checks every output path now
-  const std::string device = resolve_device(options.device);
+  const std::vector<std::string> devices = resolve_devices(options.device);
+  // One device is named as such; several CUDA devices (jobs spread over them) as "cuda".
+  const std::string device = devices.size() == 1 ? devices.front() : "cuda";
   if (options.shard) {
     auto& problems = suite.problems;
     problems.erase(std::remove_if(problems.begin(), problems.end(),
                                   [&](const auto& p) { return !in_shard(p.id, *options.shard); }),
                    problems.end());
   }
-  const std::vector<Job> jobs = plan_jobs(suite, device);
+  const std::vector<Job> jobs = plan_jobs(suite, devices.front());
 
-  const bool temporary = !options.work_dir;
-  const auto work_dir = temporary ? make_temp_dir() : *options.work_dir;
-  std::filesystem::create_directories(work_dir);
+  std::optional<std::filesystem::path> journal_file = options.journal;
+  if (!journal_file && options.results_file && *options.results_file != "-")
+    journal_file = default_journal_path(*options.results_file);
+  if (options.resume && !journal_file)
+    throw InputError("--resume needs a journal: give the results file (-o FILE) or --journal FILE "
+                     "of the interrupted run");
 
   RunReport report;
   report.suite_name = suite.name;
@@ -81,21 +88,80 @@ RunReport run_suite(const SuiteRunOptions& options) {
   report.device = device;
   report.started_at = utc_now_iso8601();
   report.planned_jobs = jobs.size();
-  log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {}", suite.name,
-                  suite.problems.size(), jobs.size(), device));
-  report.environment = probe_environment(device, work_dir);
+
+  // Results by plan index: reports list them in plan order whatever order they finish in.
+  std::vector<std::optional<JobResult>> by_index(jobs.size());
+  std::vector<bool> skip(jobs.size(), false);
+  std::optional<Journal> journal;
+  bool replaced_journal = false;
+  if (journal_file) {
+    const auto keys = job_keys(jobs);
+    JournalHeader header{suite.file.string(), device, plan_fingerprint(device, keys), jobs.size(),
+                         report.started_at};
+    if (options.resume) {
+      std::vector<JournalEntry> done;
+      journal.emplace(Journal::resume(*journal_file, header, jobs, keys, done, report.started_at));
+      for (auto& entry : done) {
+        skip[entry.index] = true;
+        by_index[entry.index] = std::move(entry.result);
+      }
+    } else {
+      replaced_journal = std::filesystem::exists(*journal_file);
+      journal.emplace(*journal_file, header, keys);
+    }
+  }
+  auto collect = [&] {
+    report.results.clear();
+    for (const auto& r : by_index)
+      if (r) report.results.push_back(*r);
+  };
+  collect();
+  const std::size_t already_done = report.results.size();
+
+  const bool temporary = !options.work_dir;
+  const auto work_dir = temporary ? make_temp_dir() : *options.work_dir;
+  std::filesystem::create_directories(work_dir);
+  const char* runtime_dir = std::getenv("XDG_RUNTIME_DIR");
+  const std::filesystem::path lock_dir =
+      runtime_dir && std::filesystem::is_directory(runtime_dir) ? runtime_dir : "/tmp";
+  ControllerOptions controller;
+  controller.work_dir = work_dir;
+  controller.slots = plan_slots(devices, options.jobs, options.workers_per_gpu.value_or(2), lock_dir);
+  controller.skip = skip;
+
+  log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {} ({} worker slot{})",
+                  suite.name, suite.problems.size(), jobs.size(), device, controller.slots.size(),
+                  controller.slots.size() == 1 ? "" : "s"));
+  if (already_done)
+    log(fmt::format("kbench: resuming from {}: {} of {} evaluations already done",
+                    journal_file->string(), already_done, jobs.size()));
+  else if (journal)
+    log(fmt::format("kbench: journal {}{}", journal_file->string(),
+                    replaced_journal ? " (started afresh; use --resume to continue a run)" : ""));
+  report.environment = probe_environment(devices.front(), work_dir);
   log(fmt::format("kbench: {} | torch {} | triton {} | CUDA {} | driver {}",
                   report.environment.value("device_name", "?"),
                   report.environment.value("torch", "?"), report.environment.value("triton", "?"),
                   report.environment.value("cuda", "-"), report.environment.value("driver", "-")));
   reporters.write(report);
 
-  ControllerOptions controller;
-  controller.work_dir = work_dir;
-  controller.on_result = [&](const JobResult& result, std::size_t done, std::size_t total) {
-    report.results.push_back(result);
+  ProgressTracker tracker(jobs.size(), already_done);
+  auto show_progress = [&] {
+    if (options.progress) options.progress(tracker);
+  };
+  controller.on_start = [&](std::size_t index, const Job& job, int) {
+    tracker.started(index, job.problem_id + "/" + job.candidate);
+    show_progress();
+  };
+  controller.on_result = [&](std::size_t index, const JobResult& result) {
+    // The journal first, fsynced: a crash after this line loses no finished job.
+    if (journal) journal->append(index, result);
+    by_index[index] = result;
+    collect();
     reporters.write(report);
-    log(progress_line(result, done, total));
+    tracker.finished(index, !is_correct(result.status));
+    log(progress_line(result, tracker.done(), jobs.size()));
+    show_progress();
   };
   run_jobs(jobs, controller);
   reporters.finish(report);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "report/run_report.hpp"
+#include "report/progress_line.hpp"
 #include "report/reporter_set.hpp"
 #include "run/shard.hpp"
 
@@ -27,7 +28,15 @@ struct SuiteRunOptions {
   std::optional<double> target_ci;
   std::optional<double> max_time_s;
   std::optional<Shard> shard;  // run only this shard's problems (run/shard.hpp)
+  // Scheduling (docs/cli.md): worker slots (default: one per GPU x workers_per_gpu, 1 on CPU).
+  std::optional<int> jobs;
+  std::optional<int> workers_per_gpu;  // default 2 on CUDA
+  // Journal (default: next to results_file; none without one) and --resume.
+  std::optional<std::filesystem::path> journal;
+  bool resume = false;
   std::function<void(const std::string&)> log;  // progress lines; may be empty
+  // Called, one call at a time, whenever a job starts or finishes; may be empty.
+  std::function<void(const ProgressTracker&)> progress;
 };
 
 // Throws InputError / EnvironmentError before any job runs when the suite, the output path or

@@ -12,6 +12,7 @@
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
 #include "measure/gpu_monitor.hpp"
+#include "worker/gpu_lock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
@@ -55,10 +56,16 @@ class Evaluation {
     try {
       setup_torch();
       load_problem();
+      // GPU lock (gpu_lock.hpp): shared from the first device work on, exclusive while timing,
+      // released around the candidate's import so it overlaps another worker's timing.
+      auto& gpu = GpuLock::instance();
+      gpu.hold(GpuLock::Mode::shared);
       for (int i = 0; i < job_.settings.seeds; ++i) trials_.push_back(make_trial(trial_seed(i)));
       // Reference outputs and baseline times exist before any candidate code is imported.
       measure_baselines(result);
+      gpu.hold(GpuLock::Mode::none);
       load_candidate();
+      gpu.hold(GpuLock::Mode::shared);
       for (auto& trial : trials_) check_candidate(trial);
       result.diagnostics["correctness"] = {{"seeds_checked", job_.settings.seeds},
                                            {"max_abs_error", max_abs_error_},
@@ -73,6 +80,7 @@ class Evaluation {
       result.diagnostics.update(verdict.diagnostics);
     }
     if (!baseline_notes_.empty()) result.diagnostics["baselines"] = baseline_notes_;
+    if (GpuLock::instance().enabled()) result.protocol["gpu_lock_wait_s"] = GpuLock::instance().wait_s();
     return result;
   }
 

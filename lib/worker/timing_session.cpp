@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "measure/cuda_driver.hpp"
+#include "worker/gpu_lock.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 
@@ -121,6 +122,8 @@ std::function<void(int)> TimingSession::make_call(const py::object& callable,
 
 ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants,
                                    const ResolvedTiming& timing) {
+  // Alone on the GPU while timing: workers sharing it wait (lib/worker/gpu_lock.hpp).
+  const GpuLockScope alone(GpuLock::Mode::exclusive);
   std::vector<ProtocolVariant> protocol_variants;
   for (const auto& [name, callable] : variants)
     protocol_variants.push_back({name, make_call(callable, timing, name)});

@@ -55,6 +55,8 @@ inline RunReport sample_report() {
       sample_result("p2", "p2_wrong.py", Status::mismatch, {}, {}, {}),
       sample_result("p3", "p3_triton.py", Status::crashed, {}, {}, {}),
   };
+  // Where p1 ran (results written before `schedule` existed have none, like the others here).
+  report.results[0].schedule = ScheduleInfo{1, "cpu", 1764504000.25, 1764504001.75};
   report.planned_jobs = 4;
   return report;
 }

@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include "catch.hpp"
 #include "run_kbench.hpp"
 
@@ -68,4 +70,21 @@ TEST_CASE("kbench compare checks its output paths before reading or printing any
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("/nonexistent-dir/c.md") != std::string::npos);
   CHECK(out.output.find("SAME") == std::string::npos);  // no table was printed first
+}
+
+TEST_CASE("scheduling flags are listed; bad values and a --resume with nothing to resume fail at once") {
+  const auto help = run_kbench("run --help");
+  for (const char* flag : {"--jobs", "--workers-per-gpu", "--journal", "--resume"})
+    CHECK(help.output.find(flag) != std::string::npos);
+  const auto suite = (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string();
+  CHECK(run_kbench("run " + suite + " --device cpu -j 0").exit_code == 2);
+  CHECK(run_kbench("run " + suite + " --device cpu --workers-per-gpu 0").exit_code == 2);
+  const auto no_journal = run_kbench("run " + suite + " --device cpu --resume");
+  CHECK(no_journal.exit_code == 2);
+  CHECK(no_journal.output.find("--resume needs a journal") != std::string::npos);
+  const auto missing = run_kbench("run " + suite + " --device cpu --resume -o /tmp/kbench-none-" +
+                                  std::to_string(::getpid()) + ".json");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.output.find("no journal to resume") != std::string::npos);
+  CHECK(missing.output.find("[1/") == std::string::npos);
 }

@@ -1,10 +1,12 @@
 // End to end: hostile candidates are recorded with a reason and never stop the run.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -68,24 +70,83 @@ bool process_alive_in(const std::filesystem::path& dir) {
 }
 }  // namespace
 
-TEST_CASE("Ctrl-C stops the run, kills the running worker and keeps the results file") {
-  test::TempDir dir;
-  const auto results = dir.path() / "r.json";
-  const auto work = dir.path() / "work";
+namespace {
+// Starts `kbench run SUITE --device cpu -o RESULTS --work-dir WORK -q` in its own process group,
+// as a shell starts a foreground job: a terminal's Ctrl-C goes to that whole group.
+pid_t start_run_in_group(const std::string& suite, const std::filesystem::path& results,
+                         const std::filesystem::path& work) {
   const pid_t pid = fork();
   if (pid == 0) {
-    const std::string suite = (test::kDataDir / "suites/interrupt.yaml").string();
+    setpgid(0, 0);
+    const int err = open((results.string() + ".stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(err, STDERR_FILENO);
     execl(test::kKbench.c_str(), "kbench", "run", suite.c_str(), "--device", "cpu", "-o",
           results.c_str(), "--work-dir", work.c_str(), "-q", static_cast<char*>(nullptr));
     _exit(127);
   }
+  setpgid(pid, pid);
+  return pid;
+}
+
+// Waits up to `seconds` for `pid` to exit; true with its status when it did.
+bool wait_exit(pid_t pid, int& status, double seconds) {
+  for (int i = 0; i < int(seconds * 10); ++i) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return true;
+    usleep(100000);
+  }
+  return false;
+}
+
+void wait_for_file(const std::filesystem::path& file) {
+  for (int i = 0; i < 600 && !std::filesystem::exists(file); ++i) usleep(100000);
+}
+}  // namespace
+
+TEST_CASE("first Ctrl-C: no new job starts, the running one finishes and is reported") {
+  test::TempDir dir;
+  const auto results = dir.path() / "r.json";
+  const auto work = dir.path() / "work";
+  const pid_t pid = start_run_in_group((test::kDataDir / "suites/interrupt_finish.yaml").string(),
+                                       results, work);
+  wait_for_file(work / "job-0000" / "job.json");
+  sleep(1);
+  REQUIRE(process_alive_in(work / "job-0000"));
+  kill(-pid, SIGINT);  // the whole foreground group, as a terminal does; workers have their own
+  int status = 0;
+  REQUIRE(wait_exit(pid, status, 120));
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(!process_alive_in(work));
+  CHECK(!std::filesystem::exists(work / "job-0001"));  // never started
+  const auto json = nlohmann::json::parse(std::ifstream(results));
+  CHECK(json["complete"] == false);
+  REQUIRE(json["results"].size() == 1);
+  CHECK(json["results"][0]["problem"] == "add_one_slow");
+  CHECK(json["results"][0]["status"] == "ok");  // the slow job was not killed
+  CHECK(json["summary"]["planned_evaluations"] == 2);
+  std::stringstream err;
+  err << std::ifstream(results.string() + ".stderr").rdbuf();
+  CHECK(err.str().find("Press Ctrl-C again to kill running jobs") != std::string::npos);
+  CHECK(err.str().find("interrupted after 1 of 2 evaluations") != std::string::npos);
+}
+
+TEST_CASE("second Ctrl-C kills the running worker and still keeps the results file") {
+  test::TempDir dir;
+  const auto results = dir.path() / "r.json";
+  const auto work = dir.path() / "work";
+  const pid_t pid =
+      start_run_in_group((test::kDataDir / "suites/interrupt.yaml").string(), results, work);
   // Wait until the hanging candidate's worker is running.
-  for (int i = 0; i < 600 && !std::filesystem::exists(work / "job-0000" / "job.json"); ++i) usleep(100000);
+  wait_for_file(work / "job-0000" / "job.json");
   sleep(3);
   REQUIRE(process_alive_in(work / "job-0000"));
-  kill(pid, SIGINT);
+  kill(-pid, SIGINT);
   int status = 0;
-  for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i) usleep(100000);
+  // The first Ctrl-C waits for the (endless) job: kbench and its worker keep running.
+  CHECK_FALSE(wait_exit(pid, status, 2));
+  CHECK(process_alive_in(work / "job-0000"));
+  kill(-pid, SIGINT);
+  REQUIRE(wait_exit(pid, status, 10));
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 130);
   CHECK(!process_alive_in(work));

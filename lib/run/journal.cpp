@@ -1,0 +1,189 @@
+#include "run/journal.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "report/results_json.hpp"
+#include "report/results_reader.hpp"
+
+namespace kbench {
+namespace {
+
+constexpr int kJournalVersion = 1;
+
+std::string hex(std::uint64_t value) { return fmt::format("{:016x}", value); }
+
+std::string file_hash(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream content;
+  content << in.rdbuf();
+  return hex(fnv1a(content.str()));
+}
+
+nlohmann::json header_json(const JournalHeader& h) {
+  return {{"kbench_journal", kJournalVersion}, {"suite", h.suite_file}, {"device", h.device},
+          {"plan", h.plan},   {"planned", h.planned},      {"started_at", h.started_at}};
+}
+
+// Makes a new directory entry durable too: a crash right after creating the file must not
+// lose it.
+void sync_parent(const std::filesystem::path& file) {
+  const auto parent = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  const int dir = open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    fsync(dir);
+    close(dir);
+  }
+}
+
+}  // namespace
+
+std::string job_key(const Job& job) {
+  const std::string identity = to_json(job).dump() + "\n" + file_hash(job.problem_file) + "\n" +
+                               file_hash(job.candidate_file);
+  return hex(fnv1a(identity));
+}
+
+std::vector<std::string> job_keys(const std::vector<Job>& jobs) {
+  std::vector<std::string> keys;
+  for (const auto& job : jobs) keys.push_back(job_key(job));
+  return keys;
+}
+
+std::string plan_fingerprint(const std::string& device, const std::vector<std::string>& keys) {
+  std::string all = device;
+  for (const auto& key : keys) all += "\n" + key;
+  return hex(fnv1a(all));
+}
+
+std::filesystem::path default_journal_path(const std::filesystem::path& results_file) {
+  return results_file.string() + ".journal.jsonl";
+}
+
+Journal::Journal(const std::filesystem::path& file, const JournalHeader& header,
+                 std::vector<std::string> keys)
+    : file_(file), keys_(std::move(keys)) {
+  fd_ = open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw InputError(fmt::format("{}: cannot write the journal ({}); choose another --journal path",
+                                 file.string(), std::strerror(errno)));
+  write_line(header_json(header).dump());
+  sync_parent(file);
+}
+
+Journal::Journal(Journal&& other) noexcept
+    : file_(std::move(other.file_)), fd_(other.fd_), keys_(std::move(other.keys_)) {
+  other.fd_ = -1;
+}
+
+Journal::~Journal() {
+  if (fd_ >= 0) close(fd_);
+}
+
+void Journal::write_line(const std::string& line) {
+  // One write per line: a kill mid-line leaves a line without its newline, which resume drops.
+  const std::string text = line + "\n";
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd_, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw std::runtime_error(fmt::format("{}: cannot append to the journal: {}", file_.string(),
+                                           std::strerror(errno)));
+    written += std::size_t(n);
+  }
+  if (fsync(fd_) != 0)
+    throw std::runtime_error(fmt::format("{}: fsync failed: {}", file_.string(), std::strerror(errno)));
+}
+
+void Journal::append(std::size_t index, const JobResult& result) {
+  write_line(nlohmann::json{{"index", index}, {"key", keys_.at(index)}, {"result", result_json(result)}}
+                 .dump());
+}
+
+Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& expected,
+                        const std::vector<Job>& jobs, std::vector<std::string> keys,
+                        std::vector<JournalEntry>& done, std::string& started_at) {
+  const std::string name = file.string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw InputError(fmt::format("{}: no journal to resume; run without --resume (or name the "
+                                 "journal with --journal)",
+                                 name));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  // Everything after the last newline is a line the killed run did not finish writing.
+  const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start < complete;) {
+    const std::size_t end = text.find('\n', start);
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (lines.empty()) throw InputError(fmt::format("{}: the journal has no header line; run without --resume", name));
+
+  auto parse = [&](std::size_t i) {
+    try {
+      return nlohmann::json::parse(lines[i]);
+    } catch (const nlohmann::json::parse_error&) {
+      throw InputError(fmt::format("{}:{}: not a JSON line; the journal is damaged (run without "
+                                   "--resume to start over)",
+                                   name, i + 1));
+    }
+  };
+  const nlohmann::json header = parse(0);
+  if (!header.is_object() || header.value("kbench_journal", 0) != kJournalVersion)
+    throw InputError(fmt::format("{}:1: not a kbench journal (version {})", name, kJournalVersion));
+  if (header.value("plan", "") != expected.plan || header.value("device", "") != expected.device ||
+      header.value("suite", "") != expected.suite_file) {
+    throw InputError(fmt::format(
+        "{}: the journal is from another plan (suite {}, device {}, {} jobs, plan {}) than this "
+        "run (suite {}, device {}, {} jobs, plan {}): the suite, a problem or candidate file, the "
+        "device or a setting changed. Run without --resume to start over, or give --journal a "
+        "new path",
+        name, header.value("suite", "?"), header.value("device", "?"), header.value("planned", 0),
+        header.value("plan", "?"), expected.suite_file, expected.device, expected.planned,
+        expected.plan));
+  }
+  started_at = header.value("started_at", expected.started_at);
+
+  std::vector<bool> seen(jobs.size(), false);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const nlohmann::json line = parse(i);
+    const std::string where = fmt::format("{}:{}", name, i + 1);
+    if (!line.is_object() || !line.contains("index") || !line["index"].is_number_unsigned() ||
+        !line.contains("result"))
+      throw InputError(where + ": expected {\"index\", \"key\", \"result\"}; the journal is damaged");
+    const auto index = line["index"].get<std::size_t>();
+    if (index >= jobs.size() || line.value("key", "") != keys[index])
+      throw InputError(fmt::format("{}: job {} does not match this run's plan", where, index));
+    if (seen[index]) throw InputError(fmt::format("{}: job {} is recorded twice", where, index));
+    seen[index] = true;
+    JournalEntry entry;
+    entry.index = index;
+    entry.result = read_result_json(line["result"], where, jobs[index].device);
+    // The plan's Job carries what the results file does not (settings, sizes).
+    const std::string ran_on = entry.result.schedule ? entry.result.schedule->device : jobs[index].device;
+    entry.result.job = jobs[index];
+    entry.result.job.device = ran_on;
+    done.push_back(std::move(entry));
+  }
+
+  if (complete < text.size()) std::filesystem::resize_file(file, complete);
+  const int fd = open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0)
+    throw InputError(fmt::format("{}: cannot append to the journal ({})", name, std::strerror(errno)));
+  return Journal(file, fd, std::move(keys));
+}
+
+}  // namespace kbench

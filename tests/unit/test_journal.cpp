@@ -1,0 +1,179 @@
+// The run journal: lines read back exactly, a torn last line is dropped, another plan is refused.
+#include <fstream>
+#include <sstream>
+
+#include "catch.hpp"
+#include "core/error.hpp"
+#include "report/results_json.hpp"
+#include "run/journal.hpp"
+#include "temp_dir.hpp"
+
+using namespace kbench;
+
+namespace {
+
+struct Plan {
+  test::TempDir dir;
+  std::vector<Job> jobs;
+  std::vector<std::string> keys;
+  JournalHeader header;
+  Plan() {
+    const auto problem = dir.write("p.py", "N = 4\n");
+    for (int i = 0; i < 3; ++i) {
+      Job job;
+      job.problem_id = "p";
+      job.problem_file = problem;
+      job.candidate = "c" + std::to_string(i) + ".py";
+      job.candidate_file = dir.write(job.candidate, "# candidate " + std::to_string(i) + "\n");
+      job.device = "cpu";
+      jobs.push_back(job);
+    }
+    keys = job_keys(jobs);
+    header = {"suite.yaml", "cpu", plan_fingerprint("cpu", keys), jobs.size(), "2026-11-30T18:00:00Z"};
+  }
+  [[nodiscard]] std::filesystem::path file() const { return dir.path() / "r.json.journal.jsonl"; }
+};
+
+JobResult sample_result(const Job& job, double sample) {
+  JobResult r;
+  r.job = job;
+  r.status = Status::ok;
+  r.wall_s = 1.25;
+  Measurement m;
+  m.timer = "host_clock";
+  m.mode = "cold";
+  m.samples_ms = {sample, sample * 1.01, sample * 0.99, sample * 1.02};
+  m.rounds = {0, 1, 2, 3};
+  r.timings["candidate"] = m;
+  r.timings["eager"] = m;
+  r.protocol = {{"rounds", 4}};
+  r.schedule = ScheduleInfo{1, "cpu", 1764525600.25, 1764525601.5};
+  derive_statistics(r);
+  return r;
+}
+
+// The message of the InputError `f` throws ("" when it throws none).
+template <typename F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string read_all(const std::filesystem::path& file) {
+  std::stringstream s;
+  s << std::ifstream(file).rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("journaled results read back identical, in completion order, with their plan index") {
+  Plan plan;
+  const JobResult second = sample_result(plan.jobs[2], 0.5);
+  const JobResult first = sample_result(plan.jobs[0], 0.25);
+  {
+    Journal journal(plan.file(), plan.header, plan.keys);
+    journal.append(2, second);
+    journal.append(0, first);
+  }
+  const std::string before = read_all(plan.file());
+  std::vector<JournalEntry> done;
+  std::string started_at;
+  Journal resumed = Journal::resume(plan.file(), plan.header, plan.jobs, plan.keys, done, started_at);
+  CHECK(started_at == plan.header.started_at);
+  REQUIRE(done.size() == 2);
+  CHECK(done[0].index == 2);
+  CHECK(done[1].index == 0);
+  CHECK(result_json(done[0].result) == result_json(second));
+  CHECK(result_json(done[1].result) == result_json(first));
+  REQUIRE(done[0].result.schedule);
+  CHECK(done[0].result.schedule->slot == 1);
+  // Appending keeps what was there byte for byte.
+  resumed.append(1, sample_result(plan.jobs[1], 0.75));
+  const std::string after = read_all(plan.file());
+  CHECK(after.substr(0, before.size()) == before);
+  CHECK(std::count(after.begin(), after.end(), '\n') == 4);
+}
+
+TEST_CASE("a torn last line is dropped and cut off before appending") {
+  Plan plan;
+  {
+    Journal journal(plan.file(), plan.header, plan.keys);
+    journal.append(0, sample_result(plan.jobs[0], 0.25));
+  }
+  const std::string complete = read_all(plan.file());
+  std::ofstream(plan.file(), std::ios::app) << R"({"index": 1, "key": "abc", "resu)";
+  std::vector<JournalEntry> done;
+  std::string started_at;
+  Journal resumed = Journal::resume(plan.file(), plan.header, plan.jobs, plan.keys, done, started_at);
+  REQUIRE(done.size() == 1);
+  CHECK(done[0].index == 0);
+  CHECK(read_all(plan.file()) == complete);
+  resumed.append(1, sample_result(plan.jobs[1], 0.5));
+  std::vector<JournalEntry> again;
+  Journal::resume(plan.file(), plan.header, plan.jobs, plan.keys, again, started_at);
+  CHECK(again.size() == 2);
+}
+
+TEST_CASE("resume refuses another plan, a damaged line, a duplicate job and a missing journal") {
+  Plan plan;
+  {
+    Journal journal(plan.file(), plan.header, plan.keys);
+    journal.append(0, sample_result(plan.jobs[0], 0.25));
+  }
+  std::vector<JournalEntry> done;
+  std::string started_at;
+  auto resume = [&](const JournalHeader& header, const std::vector<Job>& jobs) {
+    done.clear();
+    Journal::resume(plan.file(), header, jobs, job_keys(jobs), done, started_at);
+  };
+  SECTION("a candidate file changed") {
+    std::ofstream(plan.jobs[1].candidate_file) << "# edited\n";
+    auto header = plan.header;
+    header.plan = plan_fingerprint("cpu", job_keys(plan.jobs));
+    CHECK(error_of([&] { resume(header, plan.jobs); }).find("another plan") != std::string::npos);
+  }
+  SECTION("a setting changed") {
+    auto jobs = plan.jobs;
+    jobs[0].settings.timeout_s += 1;
+    auto header = plan.header;
+    header.plan = plan_fingerprint("cpu", job_keys(jobs));
+    CHECK_THROWS_AS(resume(header, jobs), InputError);
+  }
+  SECTION("another device") {
+    auto header = plan.header;
+    header.device = "cuda:0";
+    CHECK(error_of([&] { resume(header, plan.jobs); }).find("another plan") != std::string::npos);
+  }
+  SECTION("a damaged line in the middle") {
+    std::ofstream(plan.file(), std::ios::app) << "not json\n" << R"({"index": 1})" << "\n";
+    CHECK(error_of([&] { resume(plan.header, plan.jobs); }).find(":3: not a JSON line") != std::string::npos);
+  }
+  SECTION("a job recorded twice") {
+    {
+      std::vector<JournalEntry> ignored;
+      Journal journal = Journal::resume(plan.file(), plan.header, plan.jobs, plan.keys, ignored, started_at);
+      journal.append(0, sample_result(plan.jobs[0], 0.25));
+    }
+    CHECK(error_of([&] { resume(plan.header, plan.jobs); }).find("recorded twice") != std::string::npos);
+  }
+  SECTION("no journal") {
+    std::filesystem::remove(plan.file());
+    CHECK(error_of([&] { resume(plan.header, plan.jobs); }).find("no journal to resume") != std::string::npos);
+  }
+}
+
+TEST_CASE("job keys change with the candidate's content and settings, not with nothing") {
+  Plan plan;
+  CHECK(job_keys(plan.jobs) == plan.keys);
+  CHECK(plan.keys[0] != plan.keys[1]);
+  auto jobs = plan.jobs;
+  jobs[2].settings.seeds += 1;
+  CHECK(job_key(jobs[2]) != plan.keys[2]);
+  CHECK(plan_fingerprint("cpu", plan.keys) != plan_fingerprint("cuda", plan.keys));
+  CHECK(default_journal_path("out/r.json") == std::filesystem::path("out/r.json.journal.jsonl"));
+}

@@ -1,0 +1,184 @@
+// The controller's scheduling (run_jobs) with a stand-in runner: slots run side by side, jobs
+// start in plan order, done jobs are skipped, and an interrupt stops scheduling.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "catch.hpp"
+#include "exec/controller.hpp"
+#include "exec/interrupt.hpp"
+#include "exec/lock_wait.hpp"
+#include "temp_dir.hpp"
+
+using namespace kbench;
+
+namespace {
+
+std::vector<Job> make_jobs(int n) {
+  std::vector<Job> jobs(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    jobs[std::size_t(i)].problem_id = "p" + std::to_string(i);
+    jobs[std::size_t(i)].device = "cpu";
+  }
+  return jobs;
+}
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A runner that takes `seconds` and records its interval.
+struct FakeRunner {
+  double seconds;
+  std::mutex mutex;
+  std::map<std::string, std::pair<double, double>> intervals;
+  std::map<std::string, std::string> device_of;
+  JobResult operator()(const Job& job, const std::filesystem::path&, const WorkerSlot& slot) {
+    const double start = now_s();
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    JobResult r;
+    r.job = job;
+    r.status = Status::ok;
+    r.schedule = ScheduleInfo{};
+    std::lock_guard lock(mutex);
+    intervals[job.problem_id] = {start, now_s()};
+    device_of[job.problem_id] = slot.device;
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("two slots run jobs side by side; each result reports its slot") {
+  reset_interrupts();
+  const auto jobs = make_jobs(4);
+  FakeRunner fake{0.3};
+  ControllerOptions options;
+  options.slots = {{"cpu", {}}, {"cpu", {}}};
+  options.runner = [&](const Job& j, const std::filesystem::path& d, const WorkerSlot& s) { return fake(j, d, s); };
+  std::vector<std::size_t> started, finished;
+  std::set<int> slots_seen;
+  options.on_start = [&](std::size_t index, const Job&, int) { started.push_back(index); };
+  options.on_result = [&](std::size_t index, const JobResult& r) {
+    finished.push_back(index);
+    slots_seen.insert(r.schedule->slot);
+  };
+  const double begin = now_s();
+  CHECK(run_jobs(jobs, options) == 4);
+  const double wall = now_s() - begin;
+  CHECK(started == std::vector<std::size_t>{0, 1, 2, 3});  // started in plan order
+  CHECK(finished.size() == 4);
+  CHECK(slots_seen == std::set<int>{0, 1});
+  // Jobs 0 and 1 overlapped; the whole run took about two jobs' time, not four.
+  const auto a = fake.intervals.at("p0"), b = fake.intervals.at("p1");
+  CHECK(std::max(a.first, b.first) < std::min(a.second, b.second));
+  CHECK(wall < 1.0);
+}
+
+TEST_CASE("several GPUs: slots are spread round-robin and each GPU has one lock file") {
+  const auto slots = plan_slots({"cuda:0", "cuda:1"}, std::nullopt, 2, "/tmp/locks");
+  REQUIRE(slots.size() == 4);
+  CHECK(slots[0].device == "cuda:0");
+  CHECK(slots[1].device == "cuda:1");
+  CHECK(slots[2].device == "cuda:0");
+  CHECK(slots[0].gpu_lock == slots[2].gpu_lock);
+  CHECK(slots[0].gpu_lock != slots[1].gpu_lock);
+  CHECK(slots[0].gpu_lock.parent_path() == "/tmp/locks");
+  CHECK(plan_slots({"cuda:1"}, 3, 2, "/tmp").size() == 3);
+  const auto cpu = plan_slots({"cpu"}, std::nullopt, 2, "/tmp");
+  REQUIRE(cpu.size() == 1);  // CPU timing is perturbed by concurrency: one slot unless asked
+  CHECK(cpu[0].gpu_lock.empty());
+  CHECK(plan_slots({"cpu"}, 2, 2, "/tmp").size() == 2);
+}
+
+TEST_CASE("jobs marked done are skipped") {
+  reset_interrupts();
+  const auto jobs = make_jobs(5);
+  FakeRunner fake{0.01};
+  ControllerOptions options;
+  options.skip = {true, false, true, true, false};
+  options.runner = [&](const Job& j, const std::filesystem::path& d, const WorkerSlot& s) { return fake(j, d, s); };
+  std::vector<std::size_t> finished;
+  options.on_result = [&](std::size_t index, const JobResult&) { finished.push_back(index); };
+  CHECK(run_jobs(jobs, options) == 2);
+  CHECK(finished == std::vector<std::size_t>{1, 4});
+}
+
+TEST_CASE("after an interrupt no job starts; running ones finish and are recorded") {
+  reset_interrupts();
+  const auto jobs = make_jobs(6);
+  ControllerOptions options;
+  options.slots = {{"cpu", {}}, {"cpu", {}}};
+  std::atomic<bool> second_started{false};
+  options.on_start = [&](std::size_t index, const Job&, int) {
+    if (index == 1) second_started = true;
+  };
+  options.runner = [&](const Job& job, const std::filesystem::path&, const WorkerSlot&) {
+    if (job.problem_id == "p0") {  // Ctrl-C while jobs 0 and 1 run
+      while (!second_started) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      request_interrupt();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    JobResult r;
+    r.job = job;
+    r.status = Status::ok;
+    return r;
+  };
+  std::vector<std::size_t> finished;
+  options.on_result = [&](std::size_t index, const JobResult&) { finished.push_back(index); };
+  CHECK(run_jobs(jobs, options) == 2);
+  std::sort(finished.begin(), finished.end());
+  CHECK(finished == std::vector<std::size_t>{0, 1});
+  reset_interrupts();
+}
+
+TEST_CASE("a runner's failure ends the run and is rethrown") {
+  reset_interrupts();
+  const auto jobs = make_jobs(3);
+  ControllerOptions options;
+  options.runner = [&](const Job& job, const std::filesystem::path&, const WorkerSlot&) -> JobResult {
+    if (job.problem_id == "p1") throw std::runtime_error("fork failed");
+    JobResult r;
+    r.job = job;
+    return r;
+  };
+  std::size_t results = 0;
+  options.on_result = [&](std::size_t, const JobResult&) { ++results; };
+  CHECK_THROWS_AS(run_jobs(jobs, options), std::runtime_error);
+  CHECK(results == 1);
+}
+
+TEST_CASE("a process blocked in flock on the GPU lock is seen as waiting; the holder is not") {
+  test::TempDir dir;
+  const auto lock = dir.write("gpu.lock", "");
+  auto child_locking = [&](int seconds) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int fd = open(lock.c_str(), O_RDONLY);
+      flock(fd, LOCK_EX);
+      sleep(unsigned(seconds));
+      _exit(0);
+    }
+    return pid;
+  };
+  const pid_t holder = child_locking(3);
+  usleep(300000);
+  const pid_t waiter = child_locking(0);
+  bool seen = false;
+  for (int i = 0; i < 20 && !(seen = blocked_on_lock({waiter}, lock)); ++i) usleep(100000);
+  CHECK(seen);
+  CHECK_FALSE(blocked_on_lock({holder}, lock));
+  CHECK_FALSE(blocked_on_lock({waiter}, dir.path() / "other.lock"));
+  int status = 0;
+  waitpid(holder, &status, 0);
+  waitpid(waiter, &status, 0);
+  CHECK_FALSE(blocked_on_lock({waiter}, lock));
+}
