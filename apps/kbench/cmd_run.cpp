@@ -136,6 +136,13 @@ void add_run_command(CLI::App& app) {
                   "import (a per-GPU lock)")
       ->check(CLI::Range(1, 16))
       ->group("Execution");
+  run->add_option("--prestart", options->prestart,
+                  "Start each slot's next worker (Python, torch, triton imports) while the current "
+                  "job runs (default: on with CUDA; off on the CPU, where the imports would compete "
+                  "with CPU timing)")
+      ->type_name("on|off")
+      ->transform(CLI::IsMember({"on", "off"}))
+      ->group("Execution");
   run->add_option("--journal", options->journal,
                   "Journal of finished jobs for --resume (default: RESULTS.journal.jsonl next to -o)")
       ->type_name("FILE")

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <regex>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/lock_wait.hpp"
+#include "exec/prestarted_job.hpp"
 #include "exec/result_channel.hpp"
 #include "measure/cuda_driver.hpp"
 
@@ -177,6 +179,11 @@ double unix_now() {
 }
 
 JobResult run_job(const Job& planned, const std::filesystem::path& job_dir, const WorkerSlot& slot) {
+  return run_job_held(planned, job_dir, slot, {});
+}
+
+JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
+                       const WorkerSlot& slot, const std::function<bool()>& hold) {
   Job job = planned;
   job.device = slot.device.empty() ? planned.device : slot.device;
   std::filesystem::create_directories(job_dir);
@@ -199,7 +206,13 @@ JobResult run_job(const Job& planned, const std::filesystem::path& job_dir, cons
     launch.waiting = [lock = slot.gpu_lock](const std::vector<pid_t>& pids) {
       return blocked_on_lock(pids, lock);
     };
-  const double start = unix_now();
+  double start = unix_now();
+  if (hold)
+    launch.hold_until = [&] {
+      const bool released = hold();
+      start = unix_now();
+      return released;
+    };
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Interrupted{};
   JobResult result = interpret_outcome(job, outcome);
@@ -242,19 +255,39 @@ std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& opti
 
   // One thread per slot around the blocking run_worker_process; the fork+exec child code is
   // async-signal-safe, so forking from several threads is fine.
+  const bool prestart = options.prestart && !options.runner;
+  auto job_dir = [&](std::size_t index) { return options.work_dir / fmt::format("job-{:04d}", index); };
+  // Under `mutex`: the next job to start, false when none should.
+  auto claim = [&](std::size_t& index) {
+    while (next < jobs.size() && next < options.skip.size() && options.skip[next]) ++next;
+    if (failure || interrupt_requested() || next >= jobs.size()) return false;
+    index = next++;
+    return true;
+  };
+
+  // One thread per slot around the blocking run_worker_process; the fork+exec child code is
+  // async-signal-safe, so forking from several threads is fine.
   auto slot_loop = [&](int slot_index) {
     const WorkerSlot& slot = slots[std::size_t(slot_index)];
+    std::unique_ptr<PrestartedJob> ahead;  // the next job's worker, already importing torch
+    std::size_t ahead_index = 0;
     for (;;) {
       std::size_t index = 0;
+      std::unique_ptr<PrestartedJob> current = std::move(ahead);
       {
         std::lock_guard lock(mutex);
-        while (next < jobs.size() && next < options.skip.size() && options.skip[next]) ++next;
-        if (failure || interrupt_requested() || next >= jobs.size()) return;
-        index = next++;
+        if (current) {
+          if (failure || interrupt_requested()) return;  // never released: cancelled
+          index = ahead_index;
+        } else if (!claim(index)) {
+          return;
+        }
         if (options.on_start) options.on_start(index, jobs[index], slot_index);
+        if (prestart && claim(ahead_index))
+          ahead = std::make_unique<PrestartedJob>(jobs[ahead_index], job_dir(ahead_index), slot);
       }
       try {
-        JobResult result = runner(jobs[index], options.work_dir / fmt::format("job-{:04d}", index), slot);
+        JobResult result = current ? current->release() : runner(jobs[index], job_dir(index), slot);
         if (result.schedule) result.schedule->slot = slot_index;
         std::lock_guard lock(mutex);
         ++finished;

@@ -28,6 +28,10 @@ struct ControllerOptions {
   std::filesystem::path work_dir;  // one sub-folder per job
   std::vector<WorkerSlot> slots;   // empty: one slot on each job's own device, no lock
   std::vector<bool> skip;          // jobs already done (resume); empty: none
+  // Each slot pre-starts the worker of its next job while the current one runs, so Python and
+  // the torch/triton imports are off the critical path (exec/prestarted_job.hpp). Only with
+  // the default runner.
+  bool prestart = true;
   // Called, one call at a time, when a job starts and when it finishes (in completion order),
   // so progress and reports can be updated as the run goes. `index` is the job's plan index.
   std::function<void(std::size_t index, const Job& job, int slot)> on_start;
@@ -59,6 +63,12 @@ nlohmann::json probe_environment(const std::string& device, const std::filesyste
 // Runs `job` on `slot`'s device in a worker; throws Interrupted when a second Ctrl-C killed it.
 struct Interrupted {};
 JobResult run_job(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot);
+
+// run_job with a pre-started worker: it starts now (Python, torch, triton) and waits until
+// `hold` returns: true runs the job, false cancels it (throws Interrupted). The result's
+// schedule and wall time count from the release.
+JobResult run_job_held(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot,
+                       const std::function<bool()>& hold);
 
 // Runs every job not skipped, one per slot at a time, in plan order of starting. After the
 // first interrupt no job starts and running ones finish; after the second, running ones are

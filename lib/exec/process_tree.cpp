@@ -94,6 +94,8 @@ void protect_controller() {
     // /proc/<pid>/environ and /proc/<pid>/mem need ptrace access, which same-uid processes lose
     // once we are non-dumpable: a candidate cannot read the controller's API keys there.
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    // A worker that dies before reading its key must not take the controller with it (EPIPE).
+    signal(SIGPIPE, SIG_IGN);
   });
 }
 

@@ -93,6 +93,7 @@ void close_all_but(int keep) {
   // orphaned worker of the killed run. The slot thread that forked outlives the worker.
   prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   if (getppid() != plan.controller) _exit(127);  // it died before prctl took effect
+  signal(SIGPIPE, SIG_DFL);  // the controller ignores it; exec keeps an ignored disposition
   if (!plan.sandbox->enter()) child_fail(plan.fds[2], "entering the sandbox (rlimits, namespaces)");
   if (!plan.sandbox->uses_namespaces()) become_worker(plan);
   int status_pipe[2];
@@ -173,19 +174,23 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   if (devnull < 0 || pipe2(result, O_CLOEXEC) != 0 || pipe2(key, O_CLOEXEC) != 0 ||
       pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
     throw std::system_error(errno, std::generic_category(), "cannot set up a worker");
-  // The key waits in the pipe; the worker reads it and closes the pipe before candidate code runs.
-  if (!write_all(key[1], outcome.channel_key))
-    throw std::system_error(errno, std::generic_category(), "cannot hand the worker its key");
-  close(key[1]);
   const ChildPlan plan{&sandbox, exe.c_str(), argv.data(), cwd.c_str(), getpid(),
                        {devnull, out[1], err[1], result[1], key[0]}};
 
-  const auto started = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid == 0) run_child(plan);
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
   for (int fd : {devnull, out[1], err[1], result[1], key[0]}) close(fd);
+  // The worker reads its key after its imports and before any candidate code runs, so holding
+  // the key back is what holds a pre-started worker.
+  const bool released = !launch.hold_until || launch.hold_until();
+  const auto started = std::chrono::steady_clock::now();
+  if (released)
+    (void)write_all(key[1], outcome.channel_key);  // a worker already dead is seen below
+  else
+    outcome.interrupted = true;
+  close(key[1]);
   for (int fd : {result[0], out[0], err[0]}) set_nonblocking(fd);
 
   ProcessTree tree(pid);
@@ -212,7 +217,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   Clock::duration waited{}, waited_before_run{};
   int wait_status = 0;
   bool exited = false;
-  while (!exited) {
+  while (!exited && !outcome.interrupted) {
     const auto now = Clock::now();
     // Time spent waiting for a lock another job holds (the per-GPU lock) moves every limit
     // back, up to timeout_s in total.

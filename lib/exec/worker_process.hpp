@@ -35,6 +35,11 @@ struct WorkerLaunch {
   // for a lock another job holds (the per-GPU lock). That time does not count against the
   // limits, up to timeout_s in total.
   std::function<bool(const std::vector<pid_t>&)> waiting;
+  // Pre-started workers: when set, the worker starts at once but waits after its imports (Python,
+  // torch, triton) until this returns; it is called on the thread that runs the worker and may
+  // block. true releases the worker, false cancels it (outcome.interrupted). The limits and
+  // wall_s count from the release.
+  std::function<bool()> hold_until;
 };
 
 struct WorkerOutcome {

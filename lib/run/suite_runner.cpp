@@ -128,6 +128,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   controller.work_dir = work_dir;
   controller.slots = plan_slots(devices, options.jobs, options.workers_per_gpu.value_or(2), lock_dir);
   controller.skip = skip;
+  controller.prestart = options.prestart ? *options.prestart == "on" : device_kind(device) == "cuda";
 
   log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {} ({} worker slot{})",
                   suite.name, suite.problems.size(), jobs.size(), device, controller.slots.size(),

@@ -31,6 +31,7 @@ struct SuiteRunOptions {
   // Scheduling (docs/cli.md): worker slots (default: one per GPU x workers_per_gpu, 1 on CPU).
   std::optional<int> jobs;
   std::optional<int> workers_per_gpu;  // default 2 on CUDA
+  std::optional<std::string> prestart;  // "on" / "off"; default on with CUDA, off on the CPU
   // Journal (default: next to results_file; none without one) and --resume.
   std::optional<std::filesystem::path> journal;
   bool resume = false;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 
 #include "exec/result_channel.hpp"
 #include "worker/evaluation.hpp"
@@ -61,7 +62,6 @@ void protect_channel(int result_fd) { fcntl(result_fd, F_SETFD, FD_CLOEXEC); }
 
 void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int key_fd) {
   protect_channel(result_fd);
-  read_key(key_fd);
   set_phase_channel(result_fd);
   Job job;
   try {
@@ -73,19 +73,30 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   JobResult result;
   result.job = job;
   const auto started = std::chrono::steady_clock::now();
-  double startup_s = 0;
+  std::string startup_error;
   try {
     start_python_with_imports();
-    startup_s = seconds_since(started);
-    const auto evaluation_started = std::chrono::steady_clock::now();
+  } catch (const std::exception& e) {
+    startup_error = e.what();
+  }
+  const double startup_s = seconds_since(started);
+  // A pre-started worker waits here until the controller releases it by sending the key; no
+  // candidate code has run yet (docs/architecture.md, pre-started workers).
+  const auto holding = std::chrono::steady_clock::now();
+  read_key(key_fd);
+  const double held_s = seconds_since(holding);
+  const auto evaluation_started = std::chrono::steady_clock::now();
+  try {
+    if (!startup_error.empty()) throw std::runtime_error(startup_error);
     result = evaluate_job(job);
-    result.diagnostics["worker_timeline"] = {{"startup_s", startup_s},
-                                             {"evaluate_s", seconds_since(evaluation_started)}};
   } catch (const std::exception& e) {
     // Reached only for faults outside the candidate's reach (environment, kbench bugs).
     result.status = Status::problem_error;
     result.message = std::string("worker error: ") + e.what();
   }
+  result.diagnostics["worker_timeline"] = {{"startup_s", startup_s},
+                                           {"held_s", held_s},
+                                           {"evaluate_s", seconds_since(evaluation_started)}};
   deliver(result_fd, worker_message(result));
 }
 
