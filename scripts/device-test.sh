@@ -61,6 +61,14 @@ for r in doc["results"]:
         bad.append(f'{r["problem"]}/{r["candidate"]}: {r["status"]} (want {want}): {r["message"][:200]}')
     if want == "ok" and r["status"] == "ok" and r["timings"]["candidate"]["timer"] != "cuda_event":
         bad.append(f'{r["candidate"]}: not timed with CUDA events')
+    # Default scheduling on CUDA: 2 workers per GPU sharing it through the per-GPU lock.
+    if r["status"] in ("ok", "mismatch") and "gpu_lock_wait_s" not in r["protocol"]:
+        bad.append(f'{r["candidate"]}: no protocol.gpu_lock_wait_s (GPU lock not taken)')
+slots = {r["schedule"]["slot"] for r in doc["results"] if "schedule" in r}
+if len(doc["results"]) > 1 and len(slots) < 2:
+    bad.append(f"only worker slot(s) {sorted(slots)} used; expected 2 per GPU")
+waits = [r["protocol"].get("gpu_lock_wait_s", 0) for r in doc["results"]]
+print(f"worker slots {sorted(slots)}; GPU lock wait total {sum(waits):.1f} s, max {max(waits, default=0):.1f} s")
 print("\n".join(bad) if bad else f'all {len(doc["results"])} statuses as expected on {doc["environment"]["device_name"]}')
 # The jobs ran inside the sandbox (docs/sandbox.md): CUDA must work under it.
 print("sandbox:", json.dumps(doc["environment"].get("sandbox")))

@@ -20,14 +20,14 @@ SUITE="$OUTDIR/throughput.yaml"
   echo "problems:"
 } > "$SUITE"
 python3 - "$ROOT/configs/suites/smoke.yaml" >> "$SUITE" <<'PY' || exit 2
-import sys, yaml
+import json, sys, yaml
 suite = yaml.safe_load(open(sys.argv[1]))
 for p in suite["problems"]:
-    sizes = p.get("sizes")
     print(f"  - id: {p['id']}")
     print(f"    file: {p['file'].replace('../../', '__ROOT__/')}")
-    if sizes:
-        print(f"    sizes: {yaml.safe_dump(sizes, default_flow_style=True).strip()}")
+    for key in ("level", "tags", "sizes", "overrides"):  # everything but the candidates
+        if key in p:
+            print(f"    {key}: {json.dumps(p[key])}")  # JSON is YAML flow style
     print(f"    candidates: candidates/{p['id']}/*.py")
 PY
 sed -i "s|__ROOT__|$ROOT|" "$SUITE"

@@ -141,44 +141,49 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
                                    name, i + 1));
     }
   };
-  const nlohmann::json header = parse(0);
-  if (!header.is_object() || header.value("kbench_journal", 0) != kJournalVersion)
-    throw InputError(fmt::format("{}:1: not a kbench journal (version {})", name, kJournalVersion));
-  if (header.value("plan", "") != expected.plan || header.value("device", "") != expected.device ||
-      header.value("suite", "") != expected.suite_file) {
-    throw InputError(fmt::format(
-        "{}: the journal is from another plan (suite {}, device {}, {} jobs, plan {}) than this "
-        "run (suite {}, device {}, {} jobs, plan {}): the suite, a problem or candidate file, the "
-        "device or a setting changed. Run without --resume to start over, or give --journal a "
-        "new path",
-        name, header.value("suite", "?"), header.value("device", "?"), header.value("planned", 0),
-        header.value("plan", "?"), expected.suite_file, expected.device, expected.planned,
-        expected.plan));
-  }
-  started_at = header.value("started_at", expected.started_at);
+  // A value of the wrong type in a hand-edited journal is bad input too, not a kbench bug.
+  try {
+    const nlohmann::json header = parse(0);
+    if (!header.is_object() || header.value("kbench_journal", 0) != kJournalVersion)
+      throw InputError(fmt::format("{}:1: not a kbench journal (version {})", name, kJournalVersion));
+    if (header.value("plan", "") != expected.plan || header.value("device", "") != expected.device ||
+        header.value("suite", "") != expected.suite_file) {
+      throw InputError(fmt::format(
+          "{}: the journal is from another plan (suite {}, device {}, {} jobs, plan {}) than this "
+          "run (suite {}, device {}, {} jobs, plan {}): the suite, a problem or candidate file, the "
+          "device or a setting changed. Run without --resume to start over, or give --journal a "
+          "new path",
+          name, header.value("suite", "?"), header.value("device", "?"), header.value("planned", 0),
+          header.value("plan", "?"), expected.suite_file, expected.device, expected.planned,
+          expected.plan));
+    }
+    started_at = header.value("started_at", expected.started_at);
 
-  std::vector<bool> seen(jobs.size(), false);
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    const nlohmann::json line = parse(i);
-    const std::string where = fmt::format("{}:{}", name, i + 1);
-    if (!line.is_object() || !line.contains("index") || !line["index"].is_number_unsigned() ||
-        !line.contains("result"))
-      throw InputError(where + ": expected {\"index\", \"key\", \"result\"}; the journal is damaged");
-    const auto index = line["index"].get<std::size_t>();
-    if (index >= jobs.size() || line.value("key", "") != keys[index])
-      throw InputError(fmt::format("{}: job {} does not match this run's plan", where, index));
-    if (seen[index]) throw InputError(fmt::format("{}: job {} is recorded twice", where, index));
-    seen[index] = true;
-    JournalEntry entry;
-    entry.index = index;
-    entry.result = read_result_json(line["result"], where, jobs[index].device);
-    // The plan's Job carries what the results file does not (settings, sizes).
-    const std::string ran_on = entry.result.schedule ? entry.result.schedule->device : jobs[index].device;
-    entry.result.job = jobs[index];
-    entry.result.job.device = ran_on;
-    done.push_back(std::move(entry));
+    std::vector<bool> seen(jobs.size(), false);
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      const nlohmann::json line = parse(i);
+      const std::string where = fmt::format("{}:{}", name, i + 1);
+      if (!line.is_object() || !line.contains("index") || !line["index"].is_number_unsigned() ||
+          !line.contains("result"))
+        throw InputError(where + ": expected {\"index\", \"key\", \"result\"}; the journal is damaged");
+      const auto index = line["index"].get<std::size_t>();
+      if (index >= jobs.size() || line.value("key", "") != keys[index])
+        throw InputError(fmt::format("{}: job {} does not match this run's plan", where, index));
+      if (seen[index]) throw InputError(fmt::format("{}: job {} is recorded twice", where, index));
+      seen[index] = true;
+      JournalEntry entry;
+      entry.index = index;
+      entry.result = read_result_json(line["result"], where, jobs[index].device);
+      // The plan's Job carries what the results file does not (settings, sizes).
+      const std::string ran_on = entry.result.schedule ? entry.result.schedule->device : jobs[index].device;
+      entry.result.job = jobs[index];
+      entry.result.job.device = ran_on;
+      done.push_back(std::move(entry));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("{}: the journal is damaged ({}); run without --resume to start over",
+                                 name, e.what()));
   }
-
   if (complete < text.size()) std::filesystem::resize_file(file, complete);
   const int fd = open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0)

@@ -161,6 +161,14 @@ TEST_CASE("resume refuses another plan, a damaged line, a duplicate job and a mi
     }
     CHECK(error_of([&] { resume(plan.header, plan.jobs); }).find("recorded twice") != std::string::npos);
   }
+  SECTION("a value of the wrong type") {
+    std::ofstream(plan.file(), std::ios::app) << R"({"index": 1, "key": 7, "result": {}})" << "\n";
+    CHECK(error_of([&] { resume(plan.header, plan.jobs); }).find("damaged") != std::string::npos);
+  }
+  SECTION("not a journal") {
+    std::ofstream(plan.file()) << R"({"kbench_journal": "one"})" << "\n";
+    CHECK(error_of([&] { resume(plan.header, plan.jobs); }).find("damaged") != std::string::npos);
+  }
   SECTION("no journal") {
     std::filesystem::remove(plan.file());
     CHECK(error_of([&] { resume(plan.header, plan.jobs); }).find("no journal to resume") != std::string::npos);
