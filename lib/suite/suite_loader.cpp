@@ -25,7 +25,10 @@ const std::vector<std::string>& baseline_names() {
 const std::vector<std::string>& eval_setting_keys() {
   static const std::vector<std::string> keys = {"dtype",     "atol",          "rtol",
                                                 "seeds",     "timing",        "baselines",
-                                                "inductor_mode", "timeout_s"};
+                                                "inductor_mode", "timeout_s",
+                                                "checks", "require_custom_kernel",
+                                                "min_custom_kernel_share", "flag_speedup_above",
+                                                "alt_inputs"};
   return keys;
 }
 
@@ -33,8 +36,9 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"schema_version", "suite", "description", "defaults",
                                            "candidates", "problems"};
-const std::vector<std::string> kProblemKeys = {"id",    "file",       "level",    "tags",
-                                               "sizes", "candidates", "overrides", "description"};
+const std::vector<std::string> kProblemKeys = {"id",         "file",      "level",
+                                               "tags",       "sizes",     "alt_sizes",
+                                               "candidates", "overrides", "description"};
 const std::vector<std::string> kDeviceKinds = {"cpu", "cuda"};
 
 class SuiteParser {
@@ -158,6 +162,7 @@ class SuiteParser {
       settings.timeout_s = as_double(node["timeout_s"]);
       if (!(settings.timeout_s > 0)) fail(node["timeout_s"], "`timeout_s` must be > 0");
     }
+    read_integrity_settings(node, settings);
     if (node["baselines"]) {
       settings.baselines = as_string_list(node["baselines"]);
       for (std::size_t i = 0; i < settings.baselines.size(); ++i) {
@@ -170,6 +175,38 @@ class SuiteParser {
                          hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
                          join(known, ", ")));
       }
+    }
+  }
+
+  // The integrity keys (docs/integrity.md).
+  void read_integrity_settings(const YAML::Node& node, EvalSettings& settings) const {
+    if (node["checks"]) {
+      const auto name = as<std::string>(node["checks"], "a check level");
+      const auto level = check_level_from_string(name);
+      if (!level)
+        fail(node["checks"], fmt::format("unknown check level '{}'; use one of: {}", name,
+                                         join(check_level_names(), ", ")));
+      settings.checks = *level;
+    }
+    if (node["require_custom_kernel"])
+      settings.require_custom_kernel = as<bool>(node["require_custom_kernel"], "true or false");
+    if (node["min_custom_kernel_share"]) {
+      settings.min_custom_kernel_share = as_double(node["min_custom_kernel_share"]);
+      if (!(settings.min_custom_kernel_share >= 0 && settings.min_custom_kernel_share <= 1))
+        fail(node["min_custom_kernel_share"], "`min_custom_kernel_share` is a fraction in [0, 1]");
+    }
+    if (node["flag_speedup_above"]) {
+      settings.flag_speedup_above = as_double(node["flag_speedup_above"]);
+      if (!(settings.flag_speedup_above > 1))
+        fail(node["flag_speedup_above"], "`flag_speedup_above` must be > 1 (a speedup factor)");
+    }
+    if (node["alt_inputs"]) {
+      const auto value = as<std::string>(node["alt_inputs"], "`auto` or `none`");
+      if (value != "auto" && value != "none")
+        fail(node["alt_inputs"], fmt::format("`alt_inputs` is `auto` (a second input distribution, "
+                                             "or the problem's get_inputs_alt()) or `none`, got '{}'",
+                                             value));
+      settings.alt_inputs = value == "auto";
     }
   }
 
@@ -227,7 +264,8 @@ class SuiteParser {
                                      problem.file.string()));
     if (node["level"]) problem.level = as_int_at_least(node, "level", 1);
     if (node["tags"]) problem.tags = as_string_list(node["tags"]);
-    if (node["sizes"]) read_sizes(node["sizes"], problem);
+    if (node["sizes"]) read_sizes(node["sizes"], problem.sizes);
+    if (node["alt_sizes"]) read_sizes(node["alt_sizes"], problem.alt_sizes);
     problem.candidate_patterns =
         node["candidates"] ? as_string_list(node["candidates"]) : default_patterns;
     if (problem.candidate_patterns.empty())
@@ -239,8 +277,8 @@ class SuiteParser {
     return problem;
   }
 
-  void read_sizes(const YAML::Node& node, Problem& problem) const {
-    if (!node.IsMap()) fail(node, "`sizes:` maps a device kind (cpu, cuda) to constants");
+  void read_sizes(const YAML::Node& node, std::map<std::string, nlohmann::json>& sizes) const {
+    if (!node.IsMap()) fail(node, "`sizes:` and `alt_sizes:` map a device kind (cpu, cuda) to constants");
     check_keys(node, kDeviceKinds, "sizes");
     for (const auto& item : node) {
       const auto kind = item.first.as<std::string>();
@@ -260,7 +298,7 @@ class SuiteParser {
           fail(value, fmt::format("size constant '{}' must be a number", name));
         }
       }
-      problem.sizes[kind] = constants;
+      sizes[kind] = constants;
     }
   }
 
