@@ -169,8 +169,12 @@ void IntegrityMonitor::check_interpreter(const char* when) {
       throw rejection("background_thread",
                       fmt::format("Python thread(s) started by the candidate still running {}: {}", when,
                                   first_names(threads)));
+    // Native threads cannot be attributed (torch, BLAS and CUDA grow their pools): a flag, once.
     const int growth = snapshot_->native_thread_growth();
-    if (growth > 0) notes_["native_thread_growth"] = growth;
+    if (growth > 0 && !notes_.contains("native_thread_growth")) {
+      notes_["native_thread_growth"] = growth;
+      flags_.push_back(fmt::format("native_thread_growth: +{} native threads {}", growth, when));
+    }
   }
   if (enabled("monkeypatch")) {
     const auto patched = snapshot_->patched();

@@ -69,3 +69,11 @@ TEST_CASE("kbench compare checks its output paths before reading or printing any
   CHECK(out.output.find("/nonexistent-dir/c.md") != std::string::npos);
   CHECK(out.output.find("SAME") == std::string::npos);  // no table was printed first
 }
+
+TEST_CASE("an unknown --checks level fails before any work") {
+  const auto out = run_kbench("run " + (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string() +
+                              " --device cpu --checks paranoid");
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("--checks 'paranoid' is not one of minimal, standard, strict") != std::string::npos);
+  CHECK(out.output.find("[1/") == std::string::npos);
+}
