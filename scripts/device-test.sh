@@ -2,7 +2,7 @@
 # On the GPU machine (no network; packages come from the image): build, run the tests, run the
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
-# KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,bench); the build always
+# KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,bench); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
@@ -13,7 +13,7 @@ PYTHON="${KBENCH_PYTHON:-$(command -v python3)}"
 mkdir -p "$OUTDIR"
 export PYTHONUNBUFFERED=1
 status=0
-STAGES=",${KBENCH_DEVICE_STAGES:-tests,smoke,timing,bench},"
+STAGES=",${KBENCH_DEVICE_STAGES:-tests,smoke,timing,integrity,bench},"
 want() { [[ "$STAGES" == *",$1,"* ]]; }
 step() { printf '\n=== %s\n' "$*"; }
 
@@ -79,7 +79,8 @@ fi
 
 if want timing; then
 step "GPU timing checks (side-stream candidate, A/A copy)"
-"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/gpu_timing.yaml" --device cuda -q -o "$OUTDIR/gpu-timing.json" \
+# --checks minimal: timing fidelity is under test; the integrity stage rejects these candidates.
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/gpu_timing.yaml" --device cuda -q --checks minimal -o "$OUTDIR/gpu-timing.json" \
   > "$OUTDIR/gpu-timing.txt" 2>&1
 "$PYTHON" - "$OUTDIR/gpu-timing.json" <<'PY' || status=1
 import json, sys
@@ -104,6 +105,31 @@ print("\n".join(problems) if problems else "GPU timing checks passed")
 sys.exit(1 if problems else 0)
 PY
 
+fi
+
+if want integrity; then
+step "integrity: GPU-only exploits rejected by the right check, honest candidates pass (docs/integrity.md)"
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/exploits_gpu.yaml" --device cuda -q -o "$OUTDIR/exploits-gpu.json" \
+  > "$OUTDIR/exploits-gpu.txt" 2>&1
+"$PYTHON" - "$OUTDIR/exploits-gpu.json" "$OUTDIR/smoke-cuda.json" <<'PY' || status=1
+import json, os, sys
+r = {x["problem"]: x for x in json.load(open(sys.argv[1]))["results"]}
+want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token": ("custom_kernel_share",),
+        "clamp_affine_decoy": ("custom_kernel_not_launched",), "clamp_affine_stale": ("mismatch",),
+        "clamp_affine_honest": ("ok",)}
+problems = []
+for pid, accepted in want.items():
+    x = r[pid]
+    got = x["diagnostics"].get("integrity", {}).get("check") if x["status"] == "rejected" else x["status"]
+    print(f'{pid:22} {x["status"]:9} {got or "":28} cost {x["diagnostics"].get("integrity_cost_s", 0):.3f} s  {x["message"][:120]}')
+    if got not in accepted: problems.append(f"{pid}: got {got}, want {' or '.join(accepted)}")
+if os.path.exists(sys.argv[2]):  # zero false positives on the smoke suite, and the checks' cost
+    for x in json.load(open(sys.argv[2]))["results"]:
+        d = x["diagnostics"]
+        print(f'smoke {x["problem"]}/{x["candidate"]}: {x["status"]} checks {d.get("checks")} cost {d.get("integrity_cost_s", 0):.3f} s share {d.get("integrity_notes", {}).get("kernel_share", {}).get("share")} flags {d.get("flags", [])}')
+print("\n".join(problems) if problems else "GPU integrity checks passed")
+sys.exit(1 if problems else 0)
+PY
 fi
 
 if want bench; then

@@ -106,6 +106,9 @@ void add_run_command(CLI::App& app) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group("Selection");
+  run->add_option("--checks", options->checks,
+                  "Integrity checks: strict (default), standard or minimal (docs/integrity.md)")
+      ->group("Execution");
   run->add_option("--timing-mode", options->timing_mode,
                   "cold (L2 flushed, default), hot, graph, or kernelbench (comparison protocol)")
       ->group("Timing");

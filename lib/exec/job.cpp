@@ -34,6 +34,12 @@ nlohmann::json to_json(const Job& job) {
   settings["file_size_limit_gb"] = s.file_size_limit_gb;
   settings["atol"] = s.atol ? nlohmann::json(*s.atol) : nlohmann::json(nullptr);
   settings["rtol"] = s.rtol ? nlohmann::json(*s.rtol) : nlohmann::json(nullptr);
+  settings["checks"] = to_string(s.checks);
+  settings["require_custom_kernel"] = s.require_custom_kernel;
+  settings["min_custom_kernel_share"] = s.min_custom_kernel_share;
+  settings["flag_speedup_above"] = s.flag_speedup_above;
+  settings["alt_inputs"] = s.alt_inputs;
+  settings["skip_checks"] = s.skip_checks;
   return {{"problem_id", job.problem_id},
           {"problem_file", job.problem_file.string()},
           {"level", job.level},
@@ -42,7 +48,8 @@ nlohmann::json to_json(const Job& job) {
           {"candidate_file", job.candidate_file.string()},
           {"device", job.device},
           {"settings", settings},
-          {"size_overrides", job.size_overrides}};
+          {"size_overrides", job.size_overrides},
+          {"alt_size_overrides", job.alt_size_overrides}};
 }
 
 Job job_from_json(const nlohmann::json& json) {
@@ -84,7 +91,15 @@ Job job_from_json(const nlohmann::json& json) {
   job.settings.file_size_limit_gb = s.value("file_size_limit_gb", job.settings.file_size_limit_gb);
   if (!s.at("atol").is_null()) job.settings.atol = s.at("atol").get<double>();
   if (!s.at("rtol").is_null()) job.settings.rtol = s.at("rtol").get<double>();
+  job.settings.checks =
+      check_level_from_string(s.at("checks").get<std::string>()).value_or(CheckLevel::strict);
+  job.settings.require_custom_kernel = s.at("require_custom_kernel").get<bool>();
+  job.settings.min_custom_kernel_share = s.at("min_custom_kernel_share").get<double>();
+  job.settings.flag_speedup_above = s.at("flag_speedup_above").get<double>();
+  job.settings.alt_inputs = s.at("alt_inputs").get<bool>();
+  job.settings.skip_checks = s.value("skip_checks", std::vector<std::string>{});
   job.size_overrides = json.at("size_overrides");
+  job.alt_size_overrides = json.value("alt_size_overrides", nlohmann::json::object());
   return job;
 }
 
@@ -145,6 +160,8 @@ std::vector<Job> plan_jobs(const Suite& suite, const std::string& device) {
       job.settings = problem.settings;
       if (auto it = problem.sizes.find(kind); it != problem.sizes.end())
         job.size_overrides = it->second;
+      if (auto it = problem.alt_sizes.find(kind); it != problem.alt_sizes.end())
+        job.alt_size_overrides = it->second;
       jobs.push_back(std::move(job));
     }
   }

@@ -22,6 +22,7 @@ struct Job {
   std::string device;  // "cpu" or "cuda:N"
   EvalSettings settings;
   nlohmann::json size_overrides = nlohmann::json::object();  // constants for this device kind
+  nlohmann::json alt_size_overrides = nlohmann::json::object();  // the alt-shape trial's; {}: none
 };
 
 nlohmann::json to_json(const Job& job);

@@ -5,7 +5,7 @@
 
 namespace kbench {
 namespace {
-constexpr std::array<std::pair<Status, const char*>, 7> kNames = {{
+constexpr std::array<std::pair<Status, const char*>, 8> kNames = {{
     {Status::ok, "ok"},
     {Status::compile_error, "compile_error"},
     {Status::runtime_error, "runtime_error"},
@@ -13,6 +13,7 @@ constexpr std::array<std::pair<Status, const char*>, 7> kNames = {{
     {Status::timeout, "timeout"},
     {Status::crashed, "crashed"},
     {Status::problem_error, "problem_error"},
+    {Status::rejected, "rejected"},
 }};
 }  // namespace
 

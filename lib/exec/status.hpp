@@ -13,6 +13,7 @@ enum class Status {
   timeout,        // the worker exceeded its time limit and was killed
   crashed,        // the worker died (signal, exit) without delivering a result
   problem_error,  // the reference problem itself failed: not the candidate's fault
+  rejected,       // an integrity check failed (diagnostics.integrity names it; docs/integrity.md)
 };
 
 std::string to_string(Status status);

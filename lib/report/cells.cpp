@@ -4,6 +4,17 @@
 
 namespace kbench {
 
+std::string flags_text(const JobResult& r) {
+  const auto it = r.diagnostics.find("flags");
+  if (it == r.diagnostics.end() || !it->is_array()) return "";
+  std::string out;
+  for (const auto& flag : *it) {
+    if (!out.empty()) out += "; ";
+    out += flag.is_string() ? flag.get<std::string>() : flag.dump();
+  }
+  return out;
+}
+
 std::string time_cell(const JobResult& r, const std::string& variant) {
   const auto it = r.timings.find(variant);
   if (it == r.timings.end()) return "-";

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/text.hpp"
+#include "report/cells.hpp"
 #include "report/report_formats.hpp"
 #include "report/reporter.hpp"
 
@@ -54,7 +55,7 @@ std::string csv_report(const RunReport& report) {
                   "inductor_ms", "speedup_vs_eager", "speedup_vs_eager_ci_low",
                   "speedup_vs_eager_ci_high", "verdict_vs_eager", "speedup_vs_inductor",
                   "speedup_vs_inductor_ci_low", "speedup_vs_inductor_ci_high",
-                  "verdict_vs_inductor", "message"});
+                  "verdict_vs_inductor", "message", "flags"});
   for (const auto& r : report.results) {
     std::vector<std::string> fields = {r.job.problem_id,
                                        r.job.candidate,
@@ -67,6 +68,7 @@ std::string csv_report(const RunReport& report) {
     for (const char* baseline : {"eager", "inductor"})
       for (auto& f : speedup_fields(r, baseline)) fields.push_back(std::move(f));
     fields.push_back(r.message);
+    fields.push_back(flags_text(r));
     write_row(out, fields);
   }
   return out.str();

@@ -47,7 +47,8 @@ std::string results_table(const RunReport& report) {
         escape_xml(r.job.candidate), r.job.level, to_string(r.status),
         escape_xml(time_cell(r, "candidate")), escape_xml(time_cell(r, "eager")),
         escape_xml(time_cell(r, "inductor")), escape_xml(speedup_cell(r, "eager")),
-        escape_xml(speedup_cell(r, "inductor")), escape_xml(r.message));
+        escape_xml(speedup_cell(r, "inductor")),
+        escape_xml(flags_text(r).empty() ? r.message : r.message + (r.message.empty() ? "" : " ") + "flagged: " + flags_text(r)));
   }
   return out + "</table>\n";
 }

@@ -65,8 +65,11 @@ std::string junit_report(const RunReport& report) {
   for (const auto& r : report.results) {
     out << fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"",
                        escape_xml(r.job.problem_id), escape_xml(r.job.candidate), r.wall_s);
+    const std::string flags = flags_text(r);
     if (is_correct(r.status)) {
-      out << "/>\n";
+      // Flags do not fail a test case; they are shown where CI systems show test output.
+      if (flags.empty()) out << "/>\n";
+      else out << fmt::format(">\n      <system-out>flagged: {}</system-out>\n    </testcase>\n", escape_xml(flags));
       continue;
     }
     const char* element = is_error(r.status) ? "error" : "failure";

@@ -40,6 +40,7 @@ std::string terminal_table(const RunReport& report) {
     out += format_row(rows[i]);
     const auto& r = report.results[i];
     if (!is_correct(r.status) && !r.message.empty()) out += "    -> " + shorten(r.message, 110) + "\n";
+    if (const auto flags = flags_text(r); !flags.empty()) out += "    !! flagged: " + shorten(flags, 106) + "\n";
   }
   return out;
 }

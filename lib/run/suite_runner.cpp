@@ -32,6 +32,13 @@ void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
       throw InputError(fmt::format("--timing-mode '{}' is not one of {}", *options.timing_mode,
                                    join(timing_mode_names(), ", ")));
   }
+  std::optional<CheckLevel> checks;
+  if (options.checks) {
+    checks = check_level_from_string(*options.checks);
+    if (!checks)
+      throw InputError(fmt::format("--checks '{}' is not one of {}", *options.checks,
+                                   join(check_level_names(), ", ")));
+  }
   const auto& known = baseline_names();
   for (const auto& b : options.baselines)
     if (std::find(known.begin(), known.end(), b) == known.end())
@@ -49,6 +56,7 @@ void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
     if (options.target_ci) s.timing.target_ci = *options.target_ci;
     if (options.max_time_s) s.timing.max_time_s = *options.max_time_s;
     if (options.timeout_s) s.timeout_s = *options.timeout_s;
+    if (checks) s.checks = *checks;
   }
 }
 

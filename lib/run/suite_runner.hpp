@@ -27,6 +27,7 @@ struct SuiteRunOptions {
   std::optional<std::string> timing_mode;
   std::optional<double> target_ci;
   std::optional<double> max_time_s;
+  std::optional<std::string> checks;  // integrity level for every problem (docs/integrity.md)
   std::optional<Shard> shard;  // run only this shard's problems (run/shard.hpp)
   // Scheduling (docs/cli.md): worker slots (default: one per GPU x workers_per_gpu, 1 on CPU).
   std::optional<int> jobs;

@@ -27,6 +27,8 @@ struct Problem {
   // Module-level constants of the problem file to override, per device kind ("cpu", "cuda"):
   // this is how one problem sizes itself small on the CPU and realistic on the GPU.
   std::map<std::string, nlohmann::json> sizes;
+  // Constants for one more correctness trial at a second shape (same format as `sizes`).
+  std::map<std::string, nlohmann::json> alt_sizes;
   std::vector<std::string> candidate_patterns;  // as written; `{id}` expands to the problem id
   EvalSettings settings;                        // defaults merged with the problem's overrides
   SourceLocation where;

@@ -36,7 +36,10 @@ const std::vector<std::string>& eval_setting_keys() {
                                                 "inductor_mode", "timeout_s",
                                                 "compile_timeout_s", "run_timeout_s",
                                                 "memory_limit_gb", "output_cap_mb",
-                                                "file_size_limit_gb"};
+                                                "file_size_limit_gb",
+                                                "checks", "require_custom_kernel",
+                                                "min_custom_kernel_share", "flag_speedup_above",
+                                                "alt_inputs", "skip_checks"};
   return keys;
 }
 
@@ -44,8 +47,9 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"schema_version", "suite", "description", "defaults",
                                            "candidates", "problems"};
-const std::vector<std::string> kProblemKeys = {"id",    "file",       "level",    "tags",
-                                               "sizes", "candidates", "overrides", "description"};
+const std::vector<std::string> kProblemKeys = {"id",         "file",      "level",
+                                               "tags",       "sizes",     "alt_sizes",
+                                               "candidates", "overrides", "description"};
 const std::vector<std::string> kDeviceKinds = {"cpu", "cuda"};
 
 class SuiteParser {
@@ -185,6 +189,7 @@ class SuiteParser {
       (std::string(key) == "output_cap_mb" ? settings.output_cap_mb : settings.file_size_limit_gb) =
           value;
     }
+    read_integrity_settings(node, settings);
     if (node["baselines"]) {
       settings.baselines = as_string_list(node["baselines"]);
       for (std::size_t i = 0; i < settings.baselines.size(); ++i) {
@@ -194,6 +199,52 @@ class SuiteParser {
         const auto hint = closest_match(name, known);
         fail(node["baselines"].IsSequence() ? node["baselines"][i] : node["baselines"],
              fmt::format("unknown baseline '{}'{}; use: {}", name,
+                         hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                         join(known, ", ")));
+      }
+    }
+  }
+
+  // The integrity keys (docs/integrity.md).
+  void read_integrity_settings(const YAML::Node& node, EvalSettings& settings) const {
+    if (node["checks"]) {
+      const auto name = as<std::string>(node["checks"], "a check level");
+      const auto level = check_level_from_string(name);
+      if (!level)
+        fail(node["checks"], fmt::format("unknown check level '{}'; use one of: {}", name,
+                                         join(check_level_names(), ", ")));
+      settings.checks = *level;
+    }
+    if (node["require_custom_kernel"])
+      settings.require_custom_kernel = as<bool>(node["require_custom_kernel"], "true or false");
+    if (node["min_custom_kernel_share"]) {
+      settings.min_custom_kernel_share = as_double(node["min_custom_kernel_share"]);
+      if (!(settings.min_custom_kernel_share >= 0 && settings.min_custom_kernel_share <= 1))
+        fail(node["min_custom_kernel_share"], "`min_custom_kernel_share` is a fraction in [0, 1]");
+    }
+    if (node["flag_speedup_above"]) {
+      settings.flag_speedup_above = as_double(node["flag_speedup_above"]);
+      if (!(settings.flag_speedup_above > 1))
+        fail(node["flag_speedup_above"], "`flag_speedup_above` must be > 1 (a speedup factor)");
+    }
+    if (node["alt_inputs"]) {
+      const auto value = as<std::string>(node["alt_inputs"], "`auto` or `none`");
+      if (value != "auto" && value != "none")
+        fail(node["alt_inputs"], fmt::format("`alt_inputs` is `auto` (a second input distribution, "
+                                             "or the problem's get_inputs_alt()) or `none`, got '{}'",
+                                             value));
+      settings.alt_inputs = value == "auto";
+    }
+    if (node["skip_checks"]) {
+      std::vector<std::string> known;
+      for (const auto& check : integrity_checks()) known.push_back(check.name);
+      settings.skip_checks = as_string_list(node["skip_checks"]);
+      for (std::size_t i = 0; i < settings.skip_checks.size(); ++i) {
+        const auto& name = settings.skip_checks[i];
+        if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+        const auto hint = closest_match(name, known);
+        fail(node["skip_checks"][i],
+             fmt::format("unknown check '{}' in skip_checks{}; checks: {}", name,
                          hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
                          join(known, ", ")));
       }
@@ -254,7 +305,8 @@ class SuiteParser {
                                      problem.file.string()));
     if (node["level"]) problem.level = as_int_at_least(node, "level", 1);
     if (node["tags"]) problem.tags = as_string_list(node["tags"]);
-    if (node["sizes"]) read_sizes(node["sizes"], problem);
+    if (node["sizes"]) read_sizes(node["sizes"], problem.sizes);
+    if (node["alt_sizes"]) read_sizes(node["alt_sizes"], problem.alt_sizes);
     problem.candidate_patterns =
         node["candidates"] ? as_string_list(node["candidates"]) : default_patterns;
     if (problem.candidate_patterns.empty())
@@ -266,8 +318,8 @@ class SuiteParser {
     return problem;
   }
 
-  void read_sizes(const YAML::Node& node, Problem& problem) const {
-    if (!node.IsMap()) fail(node, "`sizes:` maps a device kind (cpu, cuda) to constants");
+  void read_sizes(const YAML::Node& node, std::map<std::string, nlohmann::json>& sizes) const {
+    if (!node.IsMap()) fail(node, "`sizes:` and `alt_sizes:` map a device kind (cpu, cuda) to constants");
     check_keys(node, kDeviceKinds, "sizes");
     for (const auto& item : node) {
       const auto kind = item.first.as<std::string>();
@@ -287,7 +339,7 @@ class SuiteParser {
           fail(value, fmt::format("size constant '{}' must be a number", name));
         }
       }
-      problem.sizes[kind] = constants;
+      sizes[kind] = constants;
     }
   }
 

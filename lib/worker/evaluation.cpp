@@ -9,35 +9,24 @@
 #include <optional>
 
 #include "check/output_comparison.hpp"
+#include "check/tensor_guard.hpp"
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
 #include "measure/gpu_monitor.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/phase_signal.hpp"
+#include "worker/integrity_monitor.hpp"
+#include "worker/kernel_share.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/timing_session.hpp"
+#include "worker/trial.hpp"
+#include "worker/verdict.hpp"
 
 namespace py = pybind11;
 
 namespace kbench {
 namespace {
-
-// A failure with the status it earns; thrown inside the evaluation, caught once in run().
-struct Verdict {
-  Status status;
-  std::string message;
-  nlohmann::json diagnostics = nlohmann::json::object();
-};
-
-// One correctness trial's world: the reference model and pristine inputs for one seed.
-struct Trial {
-  int seed = 0;
-  py::object model;
-  py::list inputs;  // pristine; every call gets fresh clones
-  std::vector<at::Tensor> expected;  // reference outputs, held only by C++
-  std::string structure;
-};
 
 // Triton reports kernel compilation failures at the first call; they are compile errors.
 Status candidate_fault_status(const std::string& type, Status otherwise) {
@@ -46,9 +35,15 @@ Status candidate_fault_status(const std::string& type, Status otherwise) {
   return otherwise;
 }
 
+bool all_finite(const std::vector<at::Tensor>& tensors) {
+  for (const auto& t : tensors)
+    if (at::isFloatingType(t.scalar_type()) && t.numel() > 0 && !t.isfinite().all().item<bool>()) return false;
+  return true;
+}
+
 class Evaluation {
  public:
-  explicit Evaluation(const Job& job) : job_(job) {}
+  explicit Evaluation(const Job& job) : job_(job), integrity_(job) {}
 
   JobResult run() {
     JobResult result;
@@ -60,19 +55,27 @@ class Evaluation {
       // released around the candidate's import so it overlaps another worker's timing.
       auto& gpu = GpuLock::instance();
       gpu.hold(GpuLock::Mode::shared);
-      for (int i = 0; i < job_.settings.seeds; ++i) trials_.push_back(make_trial(trial_seed(i)));
+      build_trials();
       // Reference outputs and baseline times exist before any candidate code is imported.
       measure_baselines(result);
+      integrity_.before_import(trials_);
       gpu.hold(GpuLock::Mode::none);
       load_candidate();
+      integrity_.after_import(problem_code_file_);
       gpu.hold(GpuLock::Mode::shared);
       for (auto& trial : trials_) check_candidate(trial);
+      integrity_.after_checks();
+      nlohmann::json kinds = nlohmann::json::array();
+      for (const auto& trial : trials_) kinds.push_back(to_string(trial.kind));
       result.diagnostics["correctness"] = {{"seeds_checked", job_.settings.seeds},
+                                           {"trials", kinds},
                                            {"max_abs_error", max_abs_error_},
                                            {"max_rel_error", max_rel_error_},
                                            {"atol", tolerance_.atol},
                                            {"rtol", tolerance_.rtol}};
+      if (!trial_notes_.empty()) result.diagnostics["correctness"]["notes"] = trial_notes_;
       measure_with_candidate(result);
+      recheck_after_timing();
       result.status = Status::ok;
     } catch (const Verdict& verdict) {
       result.status = verdict.status;
@@ -81,6 +84,7 @@ class Evaluation {
     }
     if (!baseline_notes_.empty()) result.diagnostics["baselines"] = baseline_notes_;
     if (GpuLock::instance().enabled()) result.protocol["gpu_lock_wait_s"] = GpuLock::instance().wait_s();
+    integrity_.report(result.diagnostics);
     return result;
   }
 
@@ -111,89 +115,85 @@ class Evaluation {
         if (!py::hasattr(problem_, name))
           throw Verdict{Status::problem_error,
                         fmt::format("problem file defines no `{}`", name)};
-      for (const auto& [name, value] : job_.size_overrides.items()) {
-        if (!py::hasattr(problem_, name.c_str()))
-          throw Verdict{Status::problem_error,
-                        fmt::format("sizes: the problem file has no constant `{}` to override", name)};
-        if (value.is_number_integer())
-          problem_.attr(name.c_str()) = value.get<long long>();
-        else
-          problem_.attr(name.c_str()) = value.get<double>();
-      }
+      problem_code_file_ = py::str(problem_.attr("__file__")).cast<std::string>();
+      builder_ = std::make_unique<TrialBuilder>(torch_, device_, dtype_, problem_);
+      builder_->set_constants(job_.size_overrides);
     } catch (const py::error_already_set& e) {
       throw Verdict{Status::problem_error, "the problem file failed to import",
                     {{"traceback", describe_python_error(e)}}};
     }
   }
 
-  // Builds init args and the model under `seed`, then inputs under a derived seed, all created
-  // directly on the device (torch.device as a context manager sets the default device).
-  py::object build_model(py::handle cls, int seed) {
-    torch_.attr("manual_seed")(seed);
-    py::object context = device_;
-    context.attr("__enter__")();
-    py::object model;
+  // The seed trials, then (by level) the alt-distribution, alt-shape and post-timing trials:
+  // every reference output is computed here, before the candidate exists.
+  void build_trials() {
+    const bool poison = integrity_.enabled("stale_memory");
     try {
-      py::list init = problem_.attr("get_init_inputs")();
-      model = cls(*init);
-    } catch (...) {
-      context.attr("__exit__")(py::none(), py::none(), py::none());
-      throw;
-    }
-    context.attr("__exit__")(py::none(), py::none(), py::none());
-    return model.attr("to")(py::arg("device") = device_, py::arg("dtype") = dtype_);
-  }
-
-  py::list build_inputs(int seed) {
-    torch_.attr("manual_seed")(seed + 1);
-    py::object context = device_;
-    context.attr("__enter__")();
-    py::list raw;
-    try {
-      raw = problem_.attr("get_inputs")();
-    } catch (...) {
-      context.attr("__exit__")(py::none(), py::none(), py::none());
-      throw;
-    }
-    context.attr("__exit__")(py::none(), py::none(), py::none());
-    py::list inputs;
-    for (auto item : raw) {
-      if (!is_tensor(item)) {
-        inputs.append(item);
-        continue;
+      for (int i = 0; i < job_.settings.seeds; ++i) {
+        const int seed = trial_seed(i);
+        py::object model = builder_->build_model(problem_.attr("Model"), seed);
+        trials_.push_back(builder_->run_reference(TrialKind::seed, seed, model, builder_->build_inputs(seed), poison));
       }
-      py::object tensor = item.attr("to")(device_);
-      if (py::bool_(tensor.attr("is_floating_point")())) tensor = tensor.attr("to")(dtype_);
-      inputs.append(tensor);
-    }
-    return inputs;
-  }
-
-  static py::tuple fresh_copies(const py::list& inputs) {
-    py::tuple copies(inputs.size());
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-      copies[i] = is_tensor(inputs[i]) ? inputs[i].attr("clone")() : inputs[i];
-    return copies;
-  }
-
-  Trial make_trial(int seed) {
-    Trial trial;
-    trial.seed = seed;
-    try {
-      trial.model = build_model(problem_.attr("Model"), seed);
-      trial.inputs = build_inputs(seed);
-      py::object output = trial.model(*fresh_copies(trial.inputs));
-      FlatOutputs flat = flatten_outputs(output);
-      for (auto& t : flat.tensors) trial.expected.push_back(t.detach().clone());
-      trial.structure = flat.structure;
+      flag_degenerate_reference();
+      if (job_.settings.alt_inputs && integrity_.enabled("alt_distribution")) add_alt_distribution_trial(poison);
+      if (!job_.alt_size_overrides.empty() && integrity_.enabled("alt_shape")) add_alt_shape_trial(poison);
+      if (integrity_.enabled("post_timing_recheck")) {
+        // Same weights as the timed instance (seed trial 0), inputs from a seed never seen.
+        const Trial& first = trials_.front();
+        recheck_ = builder_->run_reference(TrialKind::post_timing, trial_seed(job_.settings.seeds + 2),
+                                           first.model, builder_->build_inputs(trial_seed(job_.settings.seeds + 2)),
+                                           poison);
+      }
     } catch (const py::error_already_set& e) {
-      throw Verdict{Status::problem_error,
-                    fmt::format("the reference problem failed (seed {})", seed),
+      throw Verdict{Status::problem_error, "building the reference trials failed",
                     {{"traceback", describe_python_error(e)}}};
-    } catch (const std::invalid_argument& e) {
-      throw Verdict{Status::problem_error, e.what()};
     }
-    return trial;
+  }
+
+  // Outputs equal on every seed suggest a constant or degenerate problem (METR's filter).
+  void flag_degenerate_reference() {
+    if (trials_.size() < 2) return;
+    for (std::size_t i = 1; i < trials_.size(); ++i) {
+      const auto& a = trials_.front().expected;
+      const auto& b = trials_[i].expected;
+      if (a.size() != b.size()) return;
+      for (std::size_t k = 0; k < a.size(); ++k)
+        if (!exactly_equal(a[k], b[k])) return;
+    }
+    integrity_.flag("degenerate_reference: the reference outputs are identical on every seed");
+  }
+
+  void add_alt_distribution_trial(bool poison) {
+    CostScope cost(integrity_);
+    const int seed = trial_seed(job_.settings.seeds);
+    py::object model = builder_->build_model(problem_.attr("Model"), seed);
+    Trial trial = builder_->run_reference(TrialKind::alt_distribution, seed, model,
+                                          builder_->build_alt_inputs(seed), poison);
+    bool seeds_finite = true;
+    for (const auto& t : trials_) seeds_finite = seeds_finite && all_finite(t.expected);
+    // Outside the problem's domain: the reference itself breaks down; no verdict either way.
+    if (seeds_finite && !all_finite(trial.expected)) {
+      trial_notes_.push_back("alt_distribution trial skipped: the reference gives non-finite outputs on it");
+      return;
+    }
+    trials_.push_back(std::move(trial));
+  }
+
+  void add_alt_shape_trial(bool poison) {
+    CostScope cost(integrity_);
+    const int seed = trial_seed(job_.settings.seeds + 1);
+    const nlohmann::json previous = builder_->set_constants(job_.alt_size_overrides);
+    Trial trial;
+    try {
+      py::object model = builder_->build_model(problem_.attr("Model"), seed);
+      trial = builder_->run_reference(TrialKind::alt_shape, seed, model, builder_->build_inputs(seed), poison);
+    } catch (...) {
+      builder_->set_constants(previous);
+      throw;
+    }
+    builder_->set_constants(previous);
+    trial.constants = job_.alt_size_overrides;
+    trials_.push_back(std::move(trial));
   }
 
   void load_candidate() {
@@ -213,7 +213,7 @@ class Evaluation {
   py::object build_candidate(const Trial& trial) {
     py::object candidate;
     try {
-      candidate = build_model(candidate_module_.attr("ModelNew"), trial.seed);
+      candidate = builder_->build_model(candidate_module_.attr("ModelNew"), trial.seed);
     } catch (const py::error_already_set& e) {
       throw Verdict{Status::compile_error,
                     fmt::format("ModelNew(...) failed: {}", python_error_type(e)),
@@ -237,51 +237,90 @@ class Evaluation {
   }
 
   void check_candidate(Trial& trial) {
-    py::object candidate = build_candidate(trial);
+    // The alt-shape trial builds ModelNew with the problem's constants at their alt values.
+    const nlohmann::json previous = builder_->set_constants(trial.constants);
+    py::object candidate;
+    try {
+      candidate = build_candidate(trial);
+    } catch (...) {
+      builder_->set_constants(previous);
+      throw;
+    }
+    builder_->set_constants(previous);
+    py::tuple args = TrialBuilder::fresh_copies(trial.inputs);
+    if (trial.kind == TrialKind::seed && !timed_candidate_) recheck_args_ = args;
+    check_call(trial, candidate, args);
+    if (!timed_candidate_) timed_candidate_ = candidate;
+  }
+
+  // One checked call of `candidate` on `args` (clones of the trial's inputs), compared with the
+  // trial's reference outputs.
+  void check_call(const Trial& trial, const py::object& candidate, const py::tuple& args) {
+    const std::string where = fmt::format("{} trial, seed {}", to_string(trial.kind), trial.seed);
     FlatOutputs actual;
     try {
-      py::object output = candidate(*fresh_copies(trial.inputs));
+      actual = integrity_.checked_call(trial, args, [&] { return candidate(*args); });
       announce_run_phase();  // compiled and ran once: the run limit applies from here
-      actual = flatten_outputs(output);
     } catch (const py::error_already_set& e) {
       const Status status = candidate_fault_status(python_error_type(e), Status::runtime_error);
-      throw Verdict{status,
-                    fmt::format("ModelNew.forward raised {} (seed {})", python_error_type(e),
-                                trial.seed),
-                    {{"traceback", describe_python_error(e)}, {"seed", trial.seed}}};
+      throw Verdict{status, fmt::format("ModelNew.forward raised {} ({})", python_error_type(e), where),
+                    {{"traceback", describe_python_error(e)}, {"seed", trial.seed}, {"trial", to_string(trial.kind)}}};
     } catch (const std::invalid_argument& e) {
-      throw Verdict{Status::mismatch, e.what(), {{"seed", trial.seed}}};
+      throw Verdict{Status::mismatch, e.what(), {{"seed", trial.seed}, {"trial", to_string(trial.kind)}}};
     }
     if (actual.structure != trial.structure) {
       throw Verdict{Status::mismatch,
-                    fmt::format("output structure {} expected, got {}", trial.structure,
-                                actual.structure),
-                    {{"seed", trial.seed}}};
+                    fmt::format("output structure {} expected, got {} ({})", trial.structure,
+                                actual.structure, where),
+                    {{"seed", trial.seed}, {"trial", to_string(trial.kind)}}};
     }
     ComparisonResult cmp;
     try {
       cmp = compare_outputs(trial.expected, actual.tensors, tolerance_);
     } catch (const std::exception& e) {
       // e.g. outputs on another device or with no storage: the candidate's doing.
-      throw Verdict{Status::mismatch,
-                    fmt::format("seed {}: outputs cannot be compared with the reference", trial.seed),
-                    {{"seed", trial.seed}, {"error", std::string(e.what()).substr(0, 2000)}}};
+      throw Verdict{Status::mismatch, fmt::format("{}: outputs cannot be compared with the reference", where),
+                    {{"seed", trial.seed}, {"trial", to_string(trial.kind)},
+                     {"error", std::string(e.what()).substr(0, 2000)}}};
     }
     max_abs_error_ = std::max(max_abs_error_, cmp.max_abs_error);
     max_rel_error_ = std::max(max_rel_error_, cmp.max_rel_error);
     if (!cmp.ok) {
-      throw Verdict{Status::mismatch, fmt::format("seed {}: {}", trial.seed, cmp.reason),
-                    {{"mismatch",
-                      {{"seed", trial.seed},
-                       {"output_index", cmp.output_index},
-                       {"max_abs_error", cmp.max_abs_error},
-                       {"max_rel_error", cmp.max_rel_error},
-                       {"mismatched_fraction", cmp.mismatched_fraction},
-                       {"first_bad_index", cmp.first_bad_index},
-                       {"atol", tolerance_.atol},
-                       {"rtol", tolerance_.rtol}}}}};
+      nlohmann::json mismatch = {{"seed", trial.seed},
+                                 {"trial", to_string(trial.kind)},
+                                 {"output_index", cmp.output_index},
+                                 {"max_abs_error", cmp.max_abs_error},
+                                 {"max_rel_error", cmp.max_rel_error},
+                                 {"mismatched_fraction", cmp.mismatched_fraction},
+                                 {"first_bad_index", cmp.first_bad_index},
+                                 {"atol", tolerance_.atol},
+                                 {"rtol", tolerance_.rtol}};
+      if (!trial.constants.empty()) mismatch["constants"] = trial.constants;
+      if (trial.kind == TrialKind::post_timing)
+        throw rejection("post_timing_recheck",
+                        fmt::format("the timed instance is wrong on fresh inputs after timing: {}", cmp.reason),
+                        {{"mismatch", mismatch}});
+      throw Verdict{Status::mismatch, fmt::format("{}: {}", where, cmp.reason), {{"mismatch", mismatch}}};
     }
-    if (!timed_candidate_) timed_candidate_ = candidate;
+  }
+
+  // The timed instance, on a seed it has never seen, written into the very input buffers of its
+  // first checked call: caches keyed by pointer, id, call count or content all miss, and work
+  // deferred or batched during timing must be complete when the call returns.
+  void recheck_after_timing() {
+    if (!recheck_) return;
+    CostScope cost(integrity_);
+    py::tuple args = TrialBuilder::fresh_copies(recheck_->inputs);
+    bool reuse = recheck_args_.size() == args.size();
+    for (std::size_t i = 0; reuse && i < args.size(); ++i)
+      reuse = is_tensor(args[i]) && is_tensor(recheck_args_[i]) &&
+              py::bool_(args[i].attr("shape").equal(recheck_args_[i].attr("shape"))) &&
+              args[i].attr("dtype").equal(recheck_args_[i].attr("dtype"));
+    if (reuse) {
+      for (std::size_t i = 0; i < args.size(); ++i) recheck_args_[i].attr("copy_")(args[i]);
+      args = recheck_args_;
+    }
+    check_call(*recheck_, timed_candidate_, args);
   }
 
   // Compiles the reference with Inductor and checks it against the eager outputs; a baseline that
@@ -289,7 +328,7 @@ class Evaluation {
   std::optional<py::object> compile_inductor(const Trial& trial) {
     try {
       py::object compiled = torch_.attr("compile")(trial.model, py::arg("mode") = job_.settings.inductor_mode);
-      FlatOutputs out = flatten_outputs(compiled(*fresh_copies(trial.inputs)));
+      FlatOutputs out = flatten_outputs(compiled(*TrialBuilder::fresh_copies(trial.inputs)));
       // Inductor may legitimately round differently; it is a baseline, so note, don't fail.
       const auto cmp = compare_outputs(trial.expected, out.tensors, tolerance_);
       if (!cmp.ok) baseline_notes_["inductor"]["warning"] = "differs from eager: " + cmp.reason;
@@ -313,10 +352,9 @@ class Evaluation {
     const long long budget = job_.device.rfind("cuda", 0) == 0 ? (4LL << 30) : (256LL << 20);
     const std::size_t affordable = std::size_t(std::max(1LL, budget / std::max(1LL, 3 * bytes)));
     for (std::size_t i = 1; i < std::min(wanted, affordable); ++i)
-      sets.push_back(build_inputs(5000 + int(i)));
+      sets.push_back(builder_->build_inputs(5000 + int(i)));
     return sets;
   }
-
   // Baselines are compiled and measured before the candidate exists in this process: failing
   // candidates still get baseline times, and the interleaved run can be checked against these.
   void measure_baselines(JobResult& result) {
@@ -358,6 +396,15 @@ class Evaluation {
     }
     result.timings.clear();
     session_->store(run, timing_, result);
+    const auto samples = [&](const char* name) {
+      const auto it = run.variants.find(name);
+      return it == run.variants.end() ? std::vector<double>{} : it->second.samples_ms;
+    };
+    const auto candidate = run.variants.find("candidate");
+    integrity_.after_timing(samples("candidate"),
+                            candidate == run.variants.end() ? 0 : candidate->second.offstream_samples,
+                            samples("eager"));
+    check_kernel_share();
     nlohmann::json pre = nlohmann::json::object();
     for (const auto& [name, median] : pre_import_median_) {
       pre[name] = median;
@@ -373,7 +420,37 @@ class Evaluation {
     if (!pre.empty()) result.protocol["pre_import_median_ms"] = pre;
   }
 
+  // CUDA, strict, require_custom_kernel: custom kernels must do a real share of the GPU work.
+  void check_kernel_share() {
+    if (!job_.settings.require_custom_kernel || !integrity_.enabled("custom_kernel_share") ||
+        device_kind(job_.device) != "cuda")
+      return;
+    CostScope cost(integrity_);
+    std::optional<KernelShare> share;
+    try {
+      share = measure_kernel_share(timed_candidate_, TrialBuilder::fresh_copies(trials_.front().inputs),
+                                   integrity_.custom_kernel_names());
+    } catch (const py::error_already_set& e) {
+      integrity_.note("kernel_share_error", describe_python_error(e, 1000));
+      return;
+    }
+    if (!share) return;
+    integrity_.note("kernel_share", {{"share", share->share}, {"custom_us", share->custom_us},
+                                     {"total_us", share->total_us}, {"kernels", share->kernels}});
+    if (share->share < job_.settings.min_custom_kernel_share)
+      throw rejection("custom_kernel_share",
+                      fmt::format("custom kernels took {:.0f}% of the GPU time of one call (minimum {:.0f}%)",
+                                  100 * share->share, 100 * job_.settings.min_custom_kernel_share),
+                      {{"kernels", share->kernels}});
+  }
+
   const Job& job_;
+  IntegrityMonitor integrity_;
+  std::unique_ptr<TrialBuilder> builder_;
+  std::string problem_code_file_;
+  std::optional<Trial> recheck_;
+  py::tuple recheck_args_;
+  std::vector<std::string> trial_notes_;
   py::module_ torch_;
   py::object device_;
   py::object dtype_;

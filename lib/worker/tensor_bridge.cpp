@@ -27,6 +27,13 @@ void flatten_into(py::handle object, FlatOutputs& out, std::string& structure) {
   if (is_tensor(object)) {
     out.tensors.push_back(to_tensor(object));
     structure += "tensor";
+    py::handle type = py::type::of(object);
+    // Leaked on purpose: a static py::object would be released after Python has shut down.
+    static const py::handle tensor_class = py::object(py::module_::import("torch").attr("Tensor")).release();
+    out.types.push_back(type.is(tensor_class)
+                            ? "torch.Tensor"
+                            : py::str(type.attr("__module__")).cast<std::string>() + "." +
+                                  py::str(type.attr("__qualname__")).cast<std::string>());
     return;
   }
   const bool tuple = py::isinstance<py::tuple>(object);

@@ -13,6 +13,8 @@ namespace kbench {
 struct FlatOutputs {
   std::vector<at::Tensor> tensors;
   std::string structure;
+  // Each tensor's exact Python type: "torch.Tensor", or a subclass's "module.QualName".
+  std::vector<std::string> types;
 };
 FlatOutputs flatten_outputs(pybind11::handle output);
 

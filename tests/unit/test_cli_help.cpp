@@ -87,4 +87,10 @@ TEST_CASE("scheduling flags are listed; bad values and a --resume with nothing t
   CHECK(missing.exit_code == 2);
   CHECK(missing.output.find("no journal to resume") != std::string::npos);
   CHECK(missing.output.find("[1/") == std::string::npos);
+TEST_CASE("an unknown --checks level fails before any work") {
+  const auto out = run_kbench("run " + (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string() +
+                              " --device cpu --checks paranoid");
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("--checks 'paranoid' is not one of minimal, standard, strict") != std::string::npos);
+  CHECK(out.output.find("[1/") == std::string::npos);
 }

@@ -50,7 +50,10 @@ TEST_CASE("the smoke suite runs on the CPU: honest candidates ok, the wrong one 
     }
     CHECK(r["speedup_vs_eager"].get<double>() > 0);
     CHECK(r["speedup_vs_inductor"].get<double>() > 0);
-    CHECK(r["diagnostics"]["correctness"]["seeds_checked"] == 3);
+    CHECK(r["diagnostics"]["correctness"]["seeds_checked"] == 5);  // the default
+    // Zero false positives: strict checks ran and found nothing (docs/integrity.md).
+    CHECK(r["diagnostics"]["checks"] == "strict");
+    CHECK(r["diagnostics"]["integrity_notes"]["launches_first_call"].size() == 1);
   }
   CHECK(honest == 6);
   const auto& summary = json["summary"];

@@ -70,6 +70,50 @@ problems:
   CHECK(p.where.line == 5);
 }
 
+TEST_CASE("integrity settings and alt_sizes are read, with documented defaults") {
+  TempDir dir;
+  dir.write("p.py", "");
+  const auto file = dir.write("suite.yaml", R"(suite: s
+defaults: {checks: standard, require_custom_kernel: true, flag_speedup_above: 20}
+candidates: c.py
+problems:
+  - id: a
+    file: p.py
+    alt_sizes: {cpu: {N: 9}}
+    overrides: {alt_inputs: none, min_custom_kernel_share: 0.8, checks: minimal}
+  - id: b
+    file: p.py
+)");
+  const Suite suite = load_suite(file);
+  const auto& a = suite.problems.at(0);
+  CHECK(a.settings.checks == CheckLevel::minimal);
+  CHECK(a.settings.require_custom_kernel);
+  CHECK(a.settings.flag_speedup_above == 20);
+  CHECK(a.settings.min_custom_kernel_share == 0.8);
+  CHECK(!a.settings.alt_inputs);
+  CHECK(a.alt_sizes.at("cpu")["N"] == 9);
+  const auto& b = suite.problems.at(1);
+  CHECK(b.settings.checks == CheckLevel::standard);
+  CHECK(b.settings.alt_inputs);
+  CHECK(b.alt_sizes.empty());
+  const EvalSettings defaults;
+  CHECK(defaults.seeds == 5);
+  CHECK(defaults.checks == CheckLevel::strict);
+  CHECK(!defaults.require_custom_kernel);
+  CHECK(defaults.flag_speedup_above == 10);
+}
+
+TEST_CASE("every integrity check has a level; levels nest") {
+  for (const auto& c : integrity_checks()) {
+    CHECK(check_enabled(CheckLevel::strict, c.name));
+    CHECK(!check_enabled(CheckLevel::minimal, c.name));
+    CHECK(check_enabled(CheckLevel::standard, c.name) == (c.level == CheckLevel::standard));
+  }
+  CHECK_THROWS(check_enabled(CheckLevel::strict, "no_such_check"));
+  CHECK(check_level_from_string("standard") == CheckLevel::standard);
+  CHECK(!check_level_from_string("paranoid"));
+}
+
 TEST_CASE("schema errors point at file:line:col and say what to do") {
   TempDir dir;
   const std::string prefix = (dir.path() / "suite.yaml").string() + ":";
@@ -108,6 +152,14 @@ TEST_CASE("schema errors point at file:line:col and say what to do") {
   SECTION("unknown baseline") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {baselines: [eager, inductr]}\nproblems:\n  - {id: a, file: p.py}\n");
     CHECK(error.find(prefix + "3:31: unknown baseline 'inductr' (did you mean 'inductor'?)") == 0);
+  }
+  SECTION("unknown check level") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {checks: paranoid}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:20: unknown check level 'paranoid'; use one of: minimal, standard, strict") == 0);
+  }
+  SECTION("bad alt_inputs") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {alt_inputs: yes}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:24: `alt_inputs` is `auto`") == 0);
   }
   SECTION("duplicate id") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\nproblems:\n  - {id: a, file: p.py}\n  - {id: a, file: p.py}\n");

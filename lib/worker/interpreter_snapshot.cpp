@@ -1,0 +1,90 @@
+#include "worker/interpreter_snapshot.hpp"
+
+#include <pybind11/eval.h>
+
+#include <filesystem>
+
+namespace py = pybind11;
+
+namespace kbench {
+namespace {
+
+// Only callables and classes are compared: plain values (flags, counters, caches) change
+// legitimately as torch initialises itself; functions do not.
+constexpr const char* kSnapshotCode = R"(
+import builtins, gc, importlib, threading, time
+import torch
+
+def _targets():
+    names = ['torch', 'torch.nn.functional', 'torch.cuda', 'torch.linalg', 'torch.fft',
+             'torch.special', 'torch.autograd', 'torch.backends.cudnn', 'torch._C', 'torch._C._nn',
+             'torch.cuda.graphs', 'time', 'builtins', 'gc', 'threading', 'numpy']
+    out = []
+    for name in names:
+        try:
+            out.append((name, vars(importlib.import_module(name))))
+        except Exception:
+            pass
+    for cls in (torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch.cuda.Event,
+                torch.cuda.Stream, torch.cuda.graphs.CUDAGraph):
+        out.append((cls.__module__ + '.' + cls.__qualname__, vars(cls)))
+    return out
+
+def _take():
+    return {(owner, attr): value for owner, space in _targets()
+            for attr, value in list(space.items())
+            if callable(value) or isinstance(value, (staticmethod, classmethod, property))}
+
+def _patched(before):
+    now = {owner: space for owner, space in _targets()}
+    changed = []
+    for (owner, attr), value in before.items():
+        space = now.get(owner)
+        if space is None:
+            continue
+        if space.get(attr, value) is not value or attr not in space:
+            changed.append(owner + '.' + attr)
+    return sorted(changed)
+
+def _thread_names(idents):
+    return [f'{t.name} ({getattr(getattr(t, "_target", None), "__qualname__", "?")})'
+            for t in threading.enumerate() if t.ident not in idents and t.is_alive()]
+
+snapshot = _take()
+threads = {t.ident for t in threading.enumerate()}
+)";
+
+int count_native_threads() {
+  int n = 0;
+  std::error_code error;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/task", error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error))
+    ++n;
+  return n;
+}
+
+}  // namespace
+
+InterpreterSnapshot::InterpreterSnapshot() {
+  scope_["__builtins__"] = py::module_::import("builtins");
+  py::exec(kSnapshotCode, scope_);
+  native_threads_ = count_native_threads();
+}
+
+std::vector<std::string> InterpreterSnapshot::patched() const {
+  py::list names = scope_["_patched"](scope_["snapshot"]);
+  std::vector<std::string> out;
+  for (auto name : names) out.push_back(name.cast<std::string>());
+  return out;
+}
+
+std::vector<std::string> InterpreterSnapshot::new_threads() const {
+  py::list names = scope_["_thread_names"](scope_["threads"]);
+  std::vector<std::string> out;
+  for (auto name : names) out.push_back(name.cast<std::string>());
+  return out;
+}
+
+int InterpreterSnapshot::native_thread_growth() const { return count_native_threads() - native_threads_; }
+
+}  // namespace kbench

@@ -1,0 +1,29 @@
+#pragma once
+// What the candidate may change in the interpreter it shares with the harness, snapshotted
+// before its import and compared later: the functions of torch, time, builtins... (by identity)
+// and the running Python threads. Native threads are counted too, as a weaker signal.
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+class InterpreterSnapshot {
+ public:
+  // Takes the snapshot now (call it before the candidate is imported).
+  InterpreterSnapshot();
+
+  // "module.attribute" names whose value is no longer the object snapshotted (first 20).
+  [[nodiscard]] std::vector<std::string> patched() const;
+  // Python threads alive now that were not alive at the snapshot: "name (target)".
+  [[nodiscard]] std::vector<std::string> new_threads() const;
+  // Native threads of this process now minus at the snapshot (Linux: /proc/self/task).
+  [[nodiscard]] int native_thread_growth() const;
+
+ private:
+  pybind11::dict scope_;  // the snapshot, kept in a dict the candidate has no name for
+  int native_threads_ = 0;
+};
+
+}  // namespace kbench

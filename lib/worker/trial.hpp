@@ -1,0 +1,65 @@
+#pragma once
+// One correctness trial's world: a reference model, pristine inputs and the reference outputs
+// (held only by C++), and how trials are built from the problem file.
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+enum class TrialKind {
+  seed,              // get_inputs() under one of the correctness seeds
+  alt_distribution,  // floating inputs redrawn from a second distribution (or get_inputs_alt())
+  alt_shape,         // the problem rebuilt at its alt_sizes constants
+  post_timing,       // a fresh seed, checked on the timed instance after timing
+};
+std::string to_string(TrialKind kind);
+
+struct Trial {
+  TrialKind kind = TrialKind::seed;
+  int seed = 0;
+  pybind11::object model;
+  pybind11::list inputs;                   // pristine; every call gets fresh clones
+  std::vector<at::Tensor> expected;        // reference outputs, held only by C++
+  std::string structure;
+  std::vector<std::string> output_types;   // Python type of each output tensor
+  std::vector<bool> reference_mutates;     // per input: the reference itself writes into it
+  nlohmann::json constants = nlohmann::json::object();  // problem constants in force (alt_shape)
+};
+
+class TrialBuilder {
+ public:
+  TrialBuilder(pybind11::module_ torch, pybind11::object device, pybind11::object dtype,
+               pybind11::module_ problem);
+
+  // Init args and model under `seed`, created directly on the device.
+  pybind11::object build_model(pybind11::handle cls, int seed) const;
+  // get_inputs() under a seed derived from `seed`; floating tensors cast to the dtype.
+  pybind11::list build_inputs(int seed) const;
+  // The problem's get_inputs_alt() if it has one; else build_inputs(seed) with every floating
+  // tensor redrawn: same signs (and zeros), |N(0,1)| magnitudes scaled to the original mean
+  // magnitude, 1% of elements x10. Signs are kept so domains like x > 0 survive.
+  pybind11::list build_alt_inputs(int seed) const;
+
+  // Runs the reference on clones of `inputs` and keeps its outputs in C++. With `poison`, the
+  // Python-side outputs and input clones are overwritten before they are freed (stale memory).
+  Trial run_reference(TrialKind kind, int seed, pybind11::object model, pybind11::list inputs,
+                      bool poison) const;
+
+  // Sets module constants of the problem file; returns their previous values (for restoring).
+  nlohmann::json set_constants(const nlohmann::json& constants) const;
+
+  static pybind11::tuple fresh_copies(const pybind11::list& inputs);
+
+ private:
+  pybind11::object with_device(const pybind11::object& fn) const;
+  pybind11::module_ torch_;
+  pybind11::object device_;
+  pybind11::object dtype_;
+  pybind11::module_ problem_;
+};
+
+}  // namespace kbench
