@@ -87,6 +87,8 @@ TEST_CASE("scheduling flags are listed; bad values and a --resume with nothing t
   CHECK(missing.exit_code == 2);
   CHECK(missing.output.find("no journal to resume") != std::string::npos);
   CHECK(missing.output.find("[1/") == std::string::npos);
+}
+
 TEST_CASE("an unknown --checks level fails before any work") {
   const auto out = run_kbench("run " + (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string() +
                               " --device cpu --checks paranoid");

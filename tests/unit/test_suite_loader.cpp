@@ -161,6 +161,10 @@ TEST_CASE("schema errors point at file:line:col and say what to do") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {alt_inputs: yes}\nproblems:\n  - {id: a, file: p.py}\n");
     CHECK(error.find(prefix + "3:24: `alt_inputs` is `auto`") == 0);
   }
+  SECTION("unknown check in skip_checks") {
+    const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {skip_checks: [forbiden_api]}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find(prefix + "3:26: unknown check 'forbiden_api' in skip_checks (did you mean 'forbidden_api'?)") == 0);
+  }
   SECTION("duplicate id") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\nproblems:\n  - {id: a, file: p.py}\n  - {id: a, file: p.py}\n");
     CHECK(error.find(prefix + "5:10: duplicate problem id 'a'") == 0);
