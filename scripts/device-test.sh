@@ -2,7 +2,7 @@
 # On the GPU machine (no network; packages come from the image): build, run the tests, run the
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
-# KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,bench); the build always
+# KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
@@ -13,7 +13,7 @@ PYTHON="${KBENCH_PYTHON:-$(command -v python3)}"
 mkdir -p "$OUTDIR"
 export PYTHONUNBUFFERED=1
 status=0
-STAGES=",${KBENCH_DEVICE_STAGES:-tests,smoke,timing,integrity,bench},"
+STAGES=",${KBENCH_DEVICE_STAGES:-tests,smoke,timing,integrity,faults,overhead,bench},"
 want() { [[ "$STAGES" == *",$1,"* ]]; }
 step() { printf '\n=== %s\n' "$*"; }
 
@@ -130,6 +130,36 @@ if os.path.exists(sys.argv[2]):  # zero false positives on the smoke suite, and 
 print("\n".join(problems) if problems else "GPU integrity checks passed")
 sys.exit(1 if problems else 0)
 PY
+fi
+
+if want faults; then
+step "GPU faults: hung kernel, illegal memory access, device OOM; honest work after each (issue #4)"
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/faults_gpu.yaml" --device cuda -j 1 -q -o "$OUTDIR/faults-gpu.json" \
+  > "$OUTDIR/faults-gpu.txt" 2>&1
+"$PYTHON" - "$OUTDIR/faults-gpu.json" <<'PY' || status=1
+import json, sys
+r = {x["problem"]: x for x in json.load(open(sys.argv[1]))["results"]}
+want = {"hang": ("timeout",), "illegal_access": ("runtime_error", "crashed"), "out_of_memory": ("runtime_error",),
+        "after_hang": ("ok",), "after_illegal_access": ("ok",), "after_out_of_memory": ("ok",)}
+problems = []
+for pid, accepted in want.items():
+    x = r.get(pid)
+    if x is None:
+        problems.append(f"{pid}: no result"); continue
+    print(f'{pid:22} {x["status"]:14} {x["wall_s"]:6.1f} s  {x["message"][:110]}')
+    if x["status"] not in accepted: problems.append(f"{pid}: got {x['status']}, want {' or '.join(accepted)}")
+print("\n".join(problems) if problems else "GPU faults contained")
+sys.exit(1 if problems else 0)
+PY
+fi
+
+if want overhead; then
+step "harness overhead per candidate: pre-started workers on and off (benchmarks/harness_overhead)"
+for mode in on off; do
+  echo "--prestart $mode"
+  bash "$ROOT/benchmarks/harness_overhead/run.sh" "$BUILD/bin/kbench" "$OUTDIR/overhead-$mode" cuda ${KBENCH_OVERHEAD_N:-12} \
+    -j 1 --prestart $mode 2>&1 | tail -5 | tee "$OUTDIR/overhead-$mode.txt" || status=1
+done
 fi
 
 if want bench; then
