@@ -31,4 +31,4 @@ YAML
 start=$(date +%s.%N)
 "$KBENCH" run "$SUITE" --device "$DEVICE" -q -o "$OUTDIR/overhead.json" "$@"
 end=$(date +%s.%N)
-"$PYTHON" "$HERE/overhead_report.py" "$OUTDIR/overhead.json" "$(echo "$end - $start" | bc)"
+"$PYTHON" "$HERE/overhead_report.py" "$OUTDIR/overhead.json" "$("$PYTHON" -c "print($end - $start)")"
