@@ -197,6 +197,8 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   launch.run_timeout_s = job.settings.run_timeout_s.value_or(0);
   launch.memory_limit_bytes = std::uint64_t(memory_limit_gb(job.settings) * double(1ull << 30));
   launch.output_cap_bytes = std::size_t(job.settings.output_cap_mb * double(1 << 20));
+  launch.sandbox = sandbox_options_from_environment();
+  launch.sandbox.use_pid_namespace = device_kind(job.device) != "cuda";
   launch.sandbox.file_size_limit_bytes =
       std::uint64_t(job.settings.file_size_limit_gb * double(1ull << 30));
   launch.env = worker_env(job.device, slot.gpu_lock);
@@ -226,6 +228,8 @@ nlohmann::json probe_environment(const std::string& device, const std::filesyste
   launch.work_dir = work_dir / "probe";
   launch.timeout_s = 300;
   launch.env = worker_env(device);
+  launch.sandbox = sandbox_options_from_environment();
+  launch.sandbox.use_pid_namespace = device_kind(device) != "cuda";
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Error(kExitInterrupted, "interrupted before any evaluation ran");
   std::string why;

@@ -99,10 +99,16 @@ void protect_controller() {
   });
 }
 
-ProcessTree::ProcessTree(pid_t root) : root_(root) {
-  std::lock_guard<std::mutex> lock(g_roots_mutex);
-  g_roots.insert(root);
+std::unique_lock<std::mutex> ProcessTree::registry_lock() {
+  return std::unique_lock<std::mutex>(g_roots_mutex);
 }
+
+ProcessTree::ProcessTree(pid_t root, std::unique_lock<std::mutex> registry) : root_(root) {
+  g_roots.insert(root);
+  registry.unlock();
+}
+
+ProcessTree::ProcessTree(pid_t root) : ProcessTree(root, registry_lock()) {}
 
 ProcessTree::~ProcessTree() {
   std::lock_guard<std::mutex> lock(g_roots_mutex);
@@ -110,10 +116,13 @@ ProcessTree::~ProcessTree() {
 }
 
 std::uint64_t ProcessTree::scan() {
-  const auto processes = all_processes();
+  // The listing and the roots under one lock: a child forked but not yet registered is either
+  // absent from the listing or already a root (registry_lock).
   std::set<pid_t> roots;
+  std::vector<ProcStat> processes;
   {
     std::lock_guard<std::mutex> lock(g_roots_mutex);
+    processes = all_processes();
     roots = g_roots;
   }
   const pid_t self = getpid();

@@ -7,12 +7,18 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <vector>
 
 namespace kbench {
 
 class ProcessTree {
  public:
+  // Hold this from before a worker's fork until its ProcessTree exists: scans wait meanwhile, so
+  // no other slot takes the new child (the controller's child, not yet a root) for an orphan.
+  static std::unique_lock<std::mutex> registry_lock();
+  // `registry` (from registry_lock) is released once `root` is registered.
+  ProcessTree(pid_t root, std::unique_lock<std::mutex> registry);
   explicit ProcessTree(pid_t root);
   ~ProcessTree();
   ProcessTree(const ProcessTree&) = delete;

@@ -1,5 +1,7 @@
 #include "exec/sandbox.hpp"
 
+#include "core/error.hpp"
+
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/prctl.h>
@@ -10,6 +12,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <sstream>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -73,8 +77,8 @@ bool write_proc_file(const char* path, const std::string& text) {
 }
 
 // 0, or the 1-based step that failed (errno tells why).
-int enter_namespaces(const std::string& uid_map, const std::string& gid_map) {
-  if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWPID) != 0) return 1;
+int enter_namespaces(const std::string& uid_map, const std::string& gid_map, bool pid = true) {
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNET | (pid ? CLONE_NEWPID : 0)) != 0) return 1;
   // The same uid and gid inside, so getuid() is unchanged and files keep their owner.
   if (!write_proc_file("/proc/self/setgroups", "deny")) return 2;
   if (!write_proc_file("/proc/self/uid_map", uid_map)) return 3;
@@ -208,13 +212,28 @@ const SandboxSupport& sandbox_support() {
   return support;
 }
 
+SandboxOptions sandbox_options_from_environment() {
+  SandboxOptions options;
+  const char* value = std::getenv("KBENCH_SANDBOX");
+  std::stringstream words(value ? value : "");
+  for (std::string word; std::getline(words, word, ',');) {
+    if (word.empty()) continue;
+    if (word == "no-namespaces") options.use_namespaces = false;
+    else if (word == "no-landlock") options.use_landlock = false;
+    else
+      throw InputError("KBENCH_SANDBOX: unknown word '" + word +
+                       "'; use a comma list of no-namespaces, no-landlock (docs/sandbox.md)");
+  }
+  return options;
+}
+
 nlohmann::json sandbox_report(const SandboxOptions& options) {
   const auto& support = sandbox_support();
   const bool namespaces = options.use_namespaces && support.namespaces;
   const bool landlock = options.use_landlock && support.landlock_abi > 0;
   nlohmann::json report = {{"network_isolation", namespaces},
                            {"filesystem_isolation", landlock},
-                           {"pid_namespace", namespaces}};
+                           {"pid_namespace", namespaces && options.use_pid_namespace}};
   if (!namespaces) {
     std::string why = options.use_namespaces ? support.namespaces_reason : "turned off";
     if (landlock && support.landlock_abi >= 4) why += "; TCP bind/connect blocked by Landlock";
@@ -229,6 +248,7 @@ Sandbox::Sandbox(const std::filesystem::path& job_dir,
                  const std::map<std::string, std::string>& extra_env, const SandboxOptions& options) {
   const auto& support = sandbox_support();
   namespaces_ = options.use_namespaces && support.namespaces;
+  pid_namespace_ = namespaces_ && options.use_pid_namespace;
   const auto dir = std::filesystem::absolute(job_dir);
   // Private caches: a cache shared between jobs would let one candidate plant compiled code
   // (an Inductor or Triton artifact) that a later baseline or candidate loads.
@@ -290,7 +310,7 @@ bool Sandbox::enter() const noexcept {
   if (setrlimit(RLIMIT_CORE, &no_core) != 0 || setrlimit(RLIMIT_FSIZE, &fsize) != 0 ||
       setrlimit(RLIMIT_NPROC, &nproc) != 0)
     return false;
-  return !namespaces_ || enter_namespaces(uid_map_, gid_map_) == 0;
+  return !namespaces_ || enter_namespaces(uid_map_, gid_map_, pid_namespace_) == 0;
 }
 
 bool Sandbox::restrict_filesystem() const noexcept {

@@ -26,11 +26,20 @@ const SandboxSupport& sandbox_support();
 struct SandboxOptions {
   bool use_namespaces = true;  // when the kernel allows them
   bool use_landlock = true;
+  // The CUDA driver fails in a new PID namespace (cudaGetDeviceCount: error 304, "OS call failed",
+  // seen on the H200 machine), so CUDA jobs run without one: user + network namespaces only, and
+  // the controller's descendant sweep instead of the namespace's init (docs/sandbox.md).
+  bool use_pid_namespace = true;
   std::uint64_t file_size_limit_bytes = 4ull << 30;  // RLIMIT_FSIZE
   // RLIMIT_NPROC counts every task (thread) of the uid; the limit is today's count plus this, so
   // torch's and Inductor's thread and process pools still fit.
   long process_margin = 1024;
 };
+
+// The defaults, minus what KBENCH_SANDBOX switches off: a comma list of `no-namespaces`,
+// `no-landlock` (for machines where a layer breaks the GPU driver; docs/sandbox.md). Unknown
+// words throw InputError.
+SandboxOptions sandbox_options_from_environment();
 
 // The isolation a job actually ran with: {"network_isolation": bool, "network_reason": ...,
 // "filesystem_isolation": bool, "filesystem_reason": ..., "pid_namespace": bool}.
@@ -48,6 +57,7 @@ class Sandbox {
 
   char* const* envp() const { return envp_.data(); }
   bool uses_namespaces() const { return namespaces_; }
+  bool uses_pid_namespace() const { return pid_namespace_; }
 
   // Child side, async-signal-safe. In the forked child: rlimits, then (when namespaces are used)
   // unshare user+net+PID namespaces mapping the same uid/gid. False when a step failed.
@@ -59,6 +69,7 @@ class Sandbox {
   std::vector<std::string> env_;
   std::vector<char*> envp_;
   bool namespaces_ = false;
+  bool pid_namespace_ = false;
   int ruleset_fd_ = -1;
   std::uint64_t file_size_limit_ = 0;
   long nproc_limit_ = 0;

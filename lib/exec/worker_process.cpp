@@ -95,7 +95,7 @@ void close_all_but(int keep) {
   if (getppid() != plan.controller) _exit(127);  // it died before prctl took effect
   signal(SIGPIPE, SIG_DFL);  // the controller ignores it; exec keeps an ignored disposition
   if (!plan.sandbox->enter()) child_fail(plan.fds[2], "entering the sandbox (rlimits, namespaces)");
-  if (!plan.sandbox->uses_namespaces()) become_worker(plan);
+  if (!plan.sandbox->uses_pid_namespace()) become_worker(plan);
   int status_pipe[2];
   if (pipe2(status_pipe, O_CLOEXEC) != 0) child_fail(plan.fds[2], "pipe");
   const pid_t init = fork();
@@ -177,11 +177,14 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   const ChildPlan plan{&sandbox, exe.c_str(), argv.data(), cwd.c_str(), getpid(),
                        {devnull, out[1], err[1], result[1], key[0]}};
 
+  auto registry = ProcessTree::registry_lock();
   const pid_t pid = fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid == 0) run_child(plan);
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
   for (int fd : {devnull, out[1], err[1], result[1], key[0]}) close(fd);
+  // Registered before any hold: another slot's sweep must not take a held worker for an orphan.
+  ProcessTree tree(pid, std::move(registry));
   // The worker reads its key after its imports and before any candidate code runs, so holding
   // the key back is what holds a pre-started worker.
   const bool released = !launch.hold_until || launch.hold_until();
@@ -193,7 +196,6 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   close(key[1]);
   for (int fd : {result[0], out[0], err[0]}) set_nonblocking(fd);
 
-  ProcessTree tree(pid);
   OutputCapture stdout_capture(launch.output_cap_bytes), stderr_capture(launch.output_cap_bytes);
   auto to_channel = [&](const char* data, std::size_t n) {
     if (outcome.channel_bytes.size() < kChannelCap) outcome.channel_bytes.append(data, n);
