@@ -46,9 +46,18 @@ def _patched(before):
             changed.append(owner + '.' + attr)
     return sorted(changed)
 
+# Threads torch starts and restarts by itself, seen on the H200 after honest Triton candidates:
+# Inductor's compile-worker pool timer (a Timer thread that quiesces the pool when idle).
+_LIBRARY_THREAD_MODULES = ('torch._inductor.compile_worker.',)
+
+def _library_thread(t):
+    module = getattr(getattr(t, '_target', None), '__module__', None) or ''
+    return module.startswith(_LIBRARY_THREAD_MODULES)
+
 def _thread_names(idents):
     return [f'{t.name} ({getattr(getattr(t, "_target", None), "__qualname__", "?")})'
-            for t in threading.enumerate() if t.ident not in idents and t.is_alive()]
+            for t in threading.enumerate()
+            if t.ident not in idents and t.is_alive() and not _library_thread(t)]
 
 snapshot = _take()
 threads = {t.ident for t in threading.enumerate()}
