@@ -11,10 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "catch.hpp"
+#include "process_probe.hpp"
 #include "run_kbench.hpp"
 #include "temp_dir.hpp"
 
 using namespace kbench;
+using kbench::test::process_alive_in;
 
 TEST_CASE("every fault becomes a status and the run goes on") {
   test::TempDir dir;
@@ -57,18 +59,6 @@ TEST_CASE("every fault becomes a status and the run goes on") {
   CHECK(status("add_one_after/add_one_ok.py") == "ok");
   CHECK(by_candidate.at("add_one_after/add_one_ok.py")["timings"]["candidate"]["n"] >= 3);
 }
-
-namespace {
-// True while any process has its working directory inside `dir` (i.e. a worker survives).
-bool process_alive_in(const std::filesystem::path& dir) {
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::error_code error;
-    const auto cwd = std::filesystem::read_symlink(entry.path() / "cwd", error);
-    if (!error && cwd.string().rfind(dir.string(), 0) == 0) return true;
-  }
-  return false;
-}
-}  // namespace
 
 namespace {
 // Starts `kbench run SUITE --device cpu -o RESULTS --work-dir WORK -q` in its own process group,

@@ -14,11 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include "catch.hpp"
+#include "process_probe.hpp"
 #include "exec/sandbox.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
 using namespace kbench;
+using kbench::test::process_alive_in;
 
 namespace {
 
@@ -30,14 +32,6 @@ std::string slurp(const std::filesystem::path& file) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-bool process_alive_in(const std::filesystem::path& dir) {
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::error_code error;
-    const auto cwd = std::filesystem::read_symlink(entry.path() / "cwd", error);
-    if (!error && cwd.string().rfind(dir.string(), 0) == 0) return true;
-  }
-  return false;
-}
 
 // kbench run with the secrets in its own environment only (this test process never holds them).
 int run_kbench_with_secrets(const std::vector<std::string>& arguments, const std::filesystem::path& log) {

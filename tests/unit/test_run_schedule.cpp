@@ -13,10 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "catch.hpp"
+#include "process_probe.hpp"
 #include "run_kbench.hpp"
 #include "temp_dir.hpp"
 
 using namespace kbench;
+using kbench::test::process_alive_in;
 
 namespace {
 
@@ -44,14 +46,6 @@ std::size_t complete_lines(const std::filesystem::path& file) {
   return std::size_t(std::count(text.begin(), text.end(), '\n'));
 }
 
-bool process_alive_in(const std::filesystem::path& dir) {
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::error_code error;
-    const auto cwd = std::filesystem::read_symlink(entry.path() / "cwd", error);
-    if (!error && cwd.string().rfind(dir.string(), 0) == 0) return true;
-  }
-  return false;
-}
 
 std::string key_of(const nlohmann::json& r) {
   return r["problem"].get<std::string>() + "/" + r["candidate"].get<std::string>();

@@ -11,11 +11,13 @@
 #include <iterator>
 
 #include "catch.hpp"
+#include "process_probe.hpp"
 #include "exec/result_channel.hpp"
 #include "exec/worker_process.hpp"
 #include "temp_dir.hpp"
 
 using namespace kbench;
+using kbench::test::process_alive_in;
 using kbench::test::TempDir;
 
 namespace {
@@ -90,15 +92,6 @@ TEST_CASE("the channel fd is not leaked beyond 3 and stdin is empty") {
 }
 
 namespace {
-// True while any process has its working directory inside `dir` (i.e. something survived).
-bool process_alive_in(const std::filesystem::path& dir) {
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::error_code error;
-    const auto cwd = std::filesystem::read_symlink(entry.path() / "cwd", error);
-    if (!error && cwd.string().rfind(dir.string(), 0) == 0) return true;
-  }
-  return false;
-}
 std::string fmt_hex(unsigned char c) {
   static const char kDigits[] = "0123456789abcdef";
   return {kDigits[c >> 4], kDigits[c & 15]};
