@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "exec/background_reaper.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/lock_wait.hpp"
 #include "exec/prestarted_job.hpp"
@@ -204,6 +207,7 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   launch.env = worker_env(job.device, slot.gpu_lock);
   // Created here: the sandboxed worker may not create files outside its job dir.
   if (!slot.gpu_lock.empty()) std::ofstream(slot.gpu_lock, std::ios::app).close();
+  launch.gpu_lock = slot.gpu_lock;
   if (!slot.gpu_lock.empty())
     launch.waiting = [lock = slot.gpu_lock](const std::vector<pid_t>& pids) {
       return blocked_on_lock(pids, lock);
@@ -259,7 +263,7 @@ std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& opti
 
   // One thread per slot around the blocking run_worker_process; the fork+exec child code is
   // async-signal-safe, so forking from several threads is fine.
-  const bool prestart = options.prestart && !options.runner;
+  const std::size_t prestart_depth = options.runner ? 0 : std::size_t(std::max(0, options.prestart));
   auto job_dir = [&](std::size_t index) { return options.work_dir / fmt::format("job-{:04d}", index); };
   // Under `mutex`: the next job to start, false when none should.
   auto claim = [&](std::size_t& index) {
@@ -273,22 +277,26 @@ std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& opti
   // async-signal-safe, so forking from several threads is fine.
   auto slot_loop = [&](int slot_index) {
     const WorkerSlot& slot = slots[std::size_t(slot_index)];
-    std::unique_ptr<PrestartedJob> ahead;  // the next job's worker, already importing torch
-    std::size_t ahead_index = 0;
+    // The next jobs' workers, already importing torch; cancelled when dropped unreleased.
+    std::deque<std::pair<std::size_t, std::unique_ptr<PrestartedJob>>> ahead;
     for (;;) {
       std::size_t index = 0;
-      std::unique_ptr<PrestartedJob> current = std::move(ahead);
+      std::unique_ptr<PrestartedJob> current;
       {
         std::lock_guard lock(mutex);
-        if (current) {
+        if (!ahead.empty()) {
           if (failure || interrupt_requested()) return;  // never released: cancelled
-          index = ahead_index;
+          index = ahead.front().first;
+          current = std::move(ahead.front().second);
+          ahead.pop_front();
         } else if (!claim(index)) {
           return;
         }
         if (options.on_start) options.on_start(index, jobs[index], slot_index);
-        if (prestart && claim(ahead_index))
-          ahead = std::make_unique<PrestartedJob>(jobs[ahead_index], job_dir(ahead_index), slot);
+        for (std::size_t next_index = 0;
+             ahead.size() < prestart_depth && claim(next_index);)
+          ahead.emplace_back(next_index, std::make_unique<PrestartedJob>(
+                                             jobs[next_index], job_dir(next_index), slot));
       }
       try {
         JobResult result = current ? current->release() : runner(jobs[index], job_dir(index), slot);
@@ -309,6 +317,8 @@ std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& opti
   for (std::size_t s = 1; s < slots.size(); ++s) threads.emplace_back(slot_loop, int(s));
   slot_loop(0);
   for (auto& t : threads) t.join();
+  // Workers that delivered are still being torn down; none outlives the run.
+  BackgroundReaper::instance().wait_all();
   if (failure) std::rethrow_exception(failure);
   return finished;
 }

@@ -28,10 +28,11 @@ struct ControllerOptions {
   std::filesystem::path work_dir;  // one sub-folder per job
   std::vector<WorkerSlot> slots;   // empty: one slot on each job's own device, no lock
   std::vector<bool> skip;          // jobs already done (resume); empty: none
-  // Each slot pre-starts the worker of its next job while the current one runs, so Python and
-  // the torch/triton imports are off the critical path (exec/prestarted_job.hpp). Only with
-  // the default runner.
-  bool prestart = true;
+  // Each slot pre-starts the workers of its next `prestart` jobs while the current one runs, so
+  // Python and the torch/triton imports are off the critical path (exec/prestarted_job.hpp).
+  // Two, because the imports (about 4 s on the H200 machine) can take longer than a small
+  // evaluation. 0: a process is started when its job starts. Only with the default runner.
+  int prestart = 2;
   // Called, one call at a time, when a job starts and when it finishes (in completion order),
   // so progress and reports can be updated as the run goes. `index` is the job's plan index.
   std::function<void(std::size_t index, const Job& job, int slot)> on_start;

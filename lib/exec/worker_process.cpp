@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <system_error>
 
+#include "exec/background_reaper.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/output_capture.hpp"
 #include "exec/process_tree.hpp"
@@ -149,6 +151,29 @@ void write_log(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
 
+// An fd holding `path` flocked shared, or -1. Non-blocking: the worker itself holds the lock
+// shared until it is gone, so this only fails when it did not (another worker is timing), and
+// then there is nothing of its to protect.
+int hold_gpu_lock_shared(const std::filesystem::path& path) {
+  if (path.empty()) return -1;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) == 0) return fd;
+  if (fd >= 0) close(fd);
+  return -1;
+}
+
+// The logs in the job dir and the tails and sizes in the outcome.
+void finish_output(const WorkerLaunch& launch, const OutputCapture& out, const OutputCapture& err,
+                   WorkerOutcome& outcome) {
+  write_log(launch.work_dir / "stdout.log", out.text());
+  write_log(launch.work_dir / "stderr.log", err.text());
+  outcome.stdout_text = out.tail(kOutputTailBytes);
+  outcome.stderr_text = err.tail(kOutputTailBytes);
+  outcome.stdout_bytes = out.total_bytes();
+  outcome.stderr_bytes = err.total_bytes();
+  outcome.output_truncated = out.truncated() || err.truncated();
+}
+
 }  // namespace
 
 std::filesystem::path self_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
@@ -168,7 +193,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
 
   WorkerOutcome outcome;
   outcome.sandbox = sandbox_report(launch.sandbox);
-  outcome.channel_key = make_channel_key();
+  outcome.channel_key = launch.channel_key.empty() ? make_channel_key() : launch.channel_key;
   int result[2], key[2], out[2], err[2];
   const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (devnull < 0 || pipe2(result, O_CLOEXEC) != 0 || pipe2(key, O_CLOEXEC) != 0 ||
@@ -184,7 +209,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
   for (int fd : {devnull, out[1], err[1], result[1], key[0]}) close(fd);
   // Registered before any hold: another slot's sweep must not take a held worker for an orphan.
-  ProcessTree tree(pid, std::move(registry));
+  auto tree = std::make_unique<ProcessTree>(pid, std::move(registry));
   // The worker reads its key after its imports and before any candidate code runs, so holding
   // the key back is what holds a pre-started worker.
   const bool released = !launch.hold_until || launch.hold_until();
@@ -219,11 +244,12 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   Clock::duration waited{}, waited_before_run{};
   int wait_status = 0;
   bool exited = false;
-  while (!exited && !outcome.interrupted) {
+  std::size_t checked_bytes = 0;
+  while (!exited && !outcome.interrupted && !outcome.delivered) {
     const auto now = Clock::now();
     // Time spent waiting for a lock another job holds (the per-GPU lock) moves every limit
     // back, up to timeout_s in total.
-    if (launch.waiting && launch.waiting(tree.pids()))
+    if (launch.waiting && launch.waiting(tree->pids()))
       waited = std::min(seconds(launch.timeout_s), waited + (now - last_poll));
     last_poll = now;
     if (kill_requested()) {  // the second Ctrl-C; the first lets the job finish
@@ -256,13 +282,13 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     }
     if (now >= next_scan) {
       // Tracks every descendant (for the final sweep) and watches the host-memory limit.
-      const std::uint64_t resident = tree.scan();
+      const std::uint64_t resident = tree->scan();
       next_scan = now + kScanPeriod;
       // The quick sum counts pages shared by forked children once per child; confirm with the
       // proportional sizes, which are slower to read (at most once a second when under).
       if (launch.memory_limit_bytes > 0 && resident > launch.memory_limit_bytes &&
           now >= next_precise) {
-        const std::uint64_t proportional = tree.precise_memory();
+        const std::uint64_t proportional = tree->precise_memory();
         outcome.peak_memory_bytes = std::max(outcome.peak_memory_bytes, proportional);
         if (proportional > launch.memory_limit_bytes) {
           outcome.memory_exceeded = true;
@@ -280,13 +306,30 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     if (count > 0) poll(fds, count, std::min(wait_ms, 100));
     else usleep(20000);
     drain_all(1 << 20);  // bounded per round, so the limits are checked during a flood
+    // A complete, authenticated frame is the job's end: the worker flushed its output before
+    // writing it and has nothing left to do but exit, which with a CUDA context takes a while.
+    if (outcome.channel_bytes.size() != checked_bytes) {
+      checked_bytes = outcome.channel_bytes.size();
+      outcome.delivered =
+          decode_result_frame(outcome.channel_bytes, outcome.channel_key, nullptr).has_value();
+    }
     const pid_t done = waitpid(pid, &wait_status, WNOHANG);
     if (done == pid) exited = true;
+  }
+  if (outcome.delivered && !exited) {
+    drain_all(kChannelCap);  // what is already in the pipes; the reaper closes them
+    outcome.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
+    std::vector<int> release = {result[0], out[0], err[0]};
+    if (const int lock = hold_gpu_lock_shared(launch.gpu_lock); lock >= 0) release.push_back(lock);
+    BackgroundReaper::instance().reap(pid, std::move(tree), std::move(release));
+    outcome.exit_code = 0;  // it wrote its frame, the last thing a worker does before _exit(0)
+    finish_output(launch, stdout_capture, stderr_capture, outcome);
+    return outcome;
   }
   // Kill the group in every case, then every other descendant (setsid escapees, orphans).
   kill(-pid, SIGKILL);
   if (!exited) waitpid(pid, &wait_status, 0);
-  tree.kill_all();
+  tree->kill_all();
   // What the worker wrote before it ended; nothing is left that could keep writing.
   drain_all(kChannelCap);
   for (int fd : read_fd) close(fd);
@@ -294,13 +337,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   outcome.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
   if (WIFEXITED(wait_status)) outcome.exit_code = WEXITSTATUS(wait_status);
   if (WIFSIGNALED(wait_status)) outcome.signal = WTERMSIG(wait_status);
-  write_log(launch.work_dir / "stdout.log", stdout_capture.text());
-  write_log(launch.work_dir / "stderr.log", stderr_capture.text());
-  outcome.stdout_text = stdout_capture.tail(kOutputTailBytes);
-  outcome.stderr_text = stderr_capture.tail(kOutputTailBytes);
-  outcome.stdout_bytes = stdout_capture.total_bytes();
-  outcome.stderr_bytes = stderr_capture.total_bytes();
-  outcome.output_truncated = stdout_capture.truncated() || stderr_capture.truncated();
+  finish_output(launch, stdout_capture, stderr_capture, outcome);
   return outcome;
 }
 

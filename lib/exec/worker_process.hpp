@@ -40,6 +40,12 @@ struct WorkerLaunch {
   // block. true releases the worker, false cancels it (outcome.interrupted). The limits and
   // wall_s count from the release.
   std::function<bool()> hold_until;
+  // The per-GPU lock file of the worker's slot, if any: from its result frame until it is
+  // reaped, the controller holds it shared for the dying worker, so no other worker times on the
+  // GPU while the driver tears this one's context down.
+  std::filesystem::path gpu_lock;
+  // The result frame's key; empty (always, outside tests): 32 fresh random bytes.
+  std::string channel_key;
 };
 
 struct WorkerOutcome {
@@ -49,6 +55,9 @@ struct WorkerOutcome {
   bool memory_exceeded = false;
   std::uint64_t peak_memory_bytes = 0;
   bool interrupted = false;  // kbench itself was interrupted; the job did not finish
+  // A complete, authenticated result frame arrived: the job ended there, and the worker is
+  // being killed and reaped in the background (exec/background_reaper.hpp).
+  bool delivered = false;
   int exit_code = -1;  // when it exited
   int signal = 0;      // when a signal ended it
   std::string channel_bytes;  // everything read from the result pipe
@@ -64,8 +73,10 @@ struct WorkerOutcome {
 // Path of the running kbench executable (the worker is the same binary).
 std::filesystem::path self_executable();
 
-// Blocks until the worker exits, or a limit or an interrupt stops it; then the whole process
-// group and every other descendant are killed, so nothing the candidate started survives the job.
+// Blocks until the worker delivers its result frame or exits, or a limit or an interrupt stops
+// it; then the whole process group and every other descendant are killed, so nothing the
+// candidate started survives the job (after a delivered frame, in the background:
+// BackgroundReaper::wait_all() waits for that).
 WorkerOutcome run_worker_process(const WorkerLaunch& launch);
 
 }  // namespace kbench

@@ -12,6 +12,7 @@
 
 #include "catch.hpp"
 #include "process_probe.hpp"
+#include "exec/background_reaper.hpp"
 #include "exec/result_channel.hpp"
 #include "exec/worker_process.hpp"
 #include "temp_dir.hpp"
@@ -43,6 +44,39 @@ TEST_CASE("the result arrives on fd 3, separate from stdout and stderr") {
   CHECK(outcome.stdout_text.find("out\nhello\n") == 0);
   CHECK(outcome.stdout_text.find((dir.path() / "job").string()) != std::string::npos);
   CHECK(outcome.stderr_text == "err\n");
+}
+
+TEST_CASE("the job ends when an authenticated frame arrives; the worker is reaped in the background") {
+  TempDir dir;
+  WorkerLaunch launch;
+  launch.channel_key = "test-key";
+  const auto frame = encode_result_frame("{\"x\":1}", launch.channel_key);
+  const auto start = std::chrono::steady_clock::now();
+  // Like a worker whose exit takes long (a CUDA context to tear down), with a child of its own.
+  const auto outcome = run_shell(
+      dir, "echo before; printf '%s' '" + frame + "' >&3; (sleep 60) & sleep 60", 120, launch);
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(outcome.delivered);
+  CHECK(!outcome.timed_out);
+  CHECK(elapsed < 10);
+  CHECK(outcome.wall_s < 10);
+  CHECK(outcome.channel_bytes == frame);
+  CHECK(outcome.stdout_text == "before\n");
+  BackgroundReaper::instance().wait_all();
+  CHECK(!process_alive_in(dir.path() / "job"));
+}
+
+TEST_CASE("a frame under another key does not end the job") {
+  TempDir dir;
+  WorkerLaunch launch;
+  launch.channel_key = "test-key";
+  const auto outcome = run_shell(
+      dir, "printf '%s' '" + encode_result_frame("{}", "forged") + "' >&3; sleep 1; echo after",
+      30, launch);
+  CHECK(!outcome.delivered);
+  CHECK(outcome.exit_code == 0);
+  CHECK(outcome.stdout_text == "after\n");
 }
 
 TEST_CASE("printing a fake frame to stdout does not reach the channel") {
