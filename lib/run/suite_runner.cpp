@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <future>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -136,7 +137,8 @@ RunReport run_suite(const SuiteRunOptions& options) {
   controller.work_dir = work_dir;
   controller.slots = plan_slots(devices, options.jobs, options.workers_per_gpu.value_or(2), lock_dir);
   controller.skip = skip;
-  controller.prestart = options.prestart ? *options.prestart == "on" : device_kind(device) == "cuda";
+  const bool prestart = options.prestart ? *options.prestart == "on" : device_kind(device) == "cuda";
+  controller.prestart = prestart ? 2 : 0;
 
   log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {} ({} worker slot{})",
                   suite.name, suite.problems.size(), jobs.size(), device, controller.slots.size(),
@@ -147,12 +149,25 @@ RunReport run_suite(const SuiteRunOptions& options) {
   else if (journal)
     log(fmt::format("kbench: journal {}{}", journal_file->string(),
                     replaced_journal ? " (started afresh; use --resume to continue a run)" : ""));
-  report.environment = probe_environment(devices.front(), work_dir);
-  log(fmt::format("kbench: {} | torch {} | triton {} | CUDA {} | driver {}",
-                  report.environment.value("device_name", "?"),
-                  report.environment.value("torch", "?"), report.environment.value("triton", "?"),
-                  report.environment.value("cuda", "-"), report.environment.value("driver", "-")));
-  reporters.write(report);
+  // The probe (its own Python start, about 4 s) runs beside the first jobs instead of before
+  // them. Every result waits for it, so nothing is recorded from an environment that turns out
+  // unusable: its EnvironmentError ends the run before the first result is kept.
+  report.environment = nlohmann::json::object();  // filled in by the probe below
+  reporters.write(report);  // a results file exists from the start, whatever happens next
+  std::shared_future<nlohmann::json> probe = std::async(std::launch::async, [&] {
+    return probe_environment(devices.front(), work_dir);
+  });
+  bool environment_known = false;
+  auto await_environment = [&] {
+    if (environment_known) return;
+    report.environment = probe.get();
+    environment_known = true;
+    log(fmt::format("kbench: {} | torch {} | triton {} | CUDA {} | driver {}",
+                    report.environment.value("device_name", "?"),
+                    report.environment.value("torch", "?"), report.environment.value("triton", "?"),
+                    report.environment.value("cuda", "-"), report.environment.value("driver", "-")));
+    reporters.write(report);
+  };
 
   ProgressTracker tracker(jobs.size(), already_done);
   auto show_progress = [&] {
@@ -163,6 +178,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
     show_progress();
   };
   controller.on_result = [&](std::size_t index, const JobResult& result) {
+    await_environment();
     // The journal first, fsynced: a crash after this line loses no finished job.
     if (journal) journal->append(index, result);
     by_index[index] = result;
@@ -172,7 +188,13 @@ RunReport run_suite(const SuiteRunOptions& options) {
     log(progress_line(result, tracker.done(), jobs.size()));
     show_progress();
   };
-  run_jobs(jobs, controller);
+  try {
+    run_jobs(jobs, controller);
+  } catch (...) {
+    probe.wait();  // it uses work_dir and this frame's locals
+    throw;
+  }
+  await_environment();  // no job finished (all resumed, or interrupted early)
   reporters.finish(report);
   if (temporary && !options.keep_work_dir) {
     std::error_code ignored;
