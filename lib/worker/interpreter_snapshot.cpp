@@ -2,7 +2,9 @@
 
 #include <pybind11/eval.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace py = pybind11;
 
@@ -63,13 +65,19 @@ snapshot = _take()
 threads = {t.ident for t in threading.enumerate()}
 )";
 
-int count_native_threads() {
-  int n = 0;
+std::set<long> native_thread_ids() {
+  std::set<long> ids;
   std::error_code error;
   for (auto it = std::filesystem::directory_iterator("/proc/self/task", error);
        !error && it != std::filesystem::directory_iterator(); it.increment(error))
-    ++n;
-  return n;
+    ids.insert(std::strtol(it->path().filename().c_str(), nullptr, 10));
+  return ids;
+}
+
+std::string thread_name(long tid) {
+  std::string name;
+  std::getline(std::ifstream("/proc/self/task/" + std::to_string(tid) + "/comm"), name);
+  return name;
 }
 
 }  // namespace
@@ -77,7 +85,7 @@ int count_native_threads() {
 InterpreterSnapshot::InterpreterSnapshot() {
   scope_["__builtins__"] = py::module_::import("builtins");
   py::exec(kSnapshotCode, scope_);
-  native_threads_ = count_native_threads();
+  native_threads_ = native_thread_ids();
 }
 
 std::vector<std::string> InterpreterSnapshot::patched() const {
@@ -94,6 +102,11 @@ std::vector<std::string> InterpreterSnapshot::new_threads() const {
   return out;
 }
 
-int InterpreterSnapshot::native_thread_growth() const { return count_native_threads() - native_threads_; }
+std::vector<std::string> InterpreterSnapshot::new_native_threads() const {
+  std::vector<std::string> out;
+  for (long tid : native_thread_ids())
+    if (!native_threads_.count(tid)) out.push_back(thread_name(tid) + " (" + std::to_string(tid) + ")");
+  return out;
+}
 
 }  // namespace kbench

@@ -4,6 +4,7 @@
 // and the running Python threads. Native threads are counted too, as a weaker signal.
 #include <pybind11/pybind11.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,13 @@ class InterpreterSnapshot {
   [[nodiscard]] std::vector<std::string> patched() const;
   // Python threads alive now that were not alive at the snapshot: "name (target)".
   [[nodiscard]] std::vector<std::string> new_threads() const;
-  // Native threads of this process now minus at the snapshot (Linux: /proc/self/task).
-  [[nodiscard]] int native_thread_growth() const;
+  // Native threads of this process alive now that were not at the snapshot (Linux:
+  // /proc/self/task): "comm (tid)".
+  [[nodiscard]] std::vector<std::string> new_native_threads() const;
 
  private:
   pybind11::dict scope_;  // the snapshot, kept in a dict the candidate has no name for
-  int native_threads_ = 0;
+  std::set<long> native_threads_;
 };
 
 }  // namespace kbench
