@@ -2,7 +2,8 @@
 # On the GPU machine (no network; packages come from the image): build, run the tests, run the
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
-# KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench); the build always
+# KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench;
+# also falsepos, and throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
@@ -77,6 +78,25 @@ PY
 
 fi
 
+if want falsepos; then
+step "zero false positives: every shipped honest candidate passes every check (smoke, level1; issue #5)"
+start=$(date +%s)
+"$BUILD/bin/kbench" run "$ROOT/configs/suites/level1.yaml" --device cuda -o "$OUTDIR/level1-cuda.json" \
+  > "$OUTDIR/level1-cuda.txt" 2>&1 || { status=1; tail -5 "$OUTDIR/level1-cuda.txt"; }
+echo "level1 on cuda took $(( $(date +%s) - start )) s"
+"$PYTHON" "$ROOT/benchmarks/integrity/false_positives.py" "$OUTDIR"/smoke-cuda.json "$OUTDIR/level1-cuda.json" \
+  | tee "$OUTDIR/false-positives.txt" || status=1
+fi
+
+if want throughput; then
+step "throughput: one GPU against every visible GPU (benchmarks/throughput; issue #4)"
+# GPU-bound jobs (eager baseline only, timing runs its full max_time), so the figure is about
+# the scheduling, not about CPU compile contention on a shared host.
+COPIES=${KBENCH_THROUGHPUT_COPIES:-4} bash "$ROOT/benchmarks/throughput/throughput.sh" "$BUILD/bin/kbench" \
+  "$OUTDIR/throughput" gpus 2 --baselines eager --target-ci 0.00001 --max-time "${KBENCH_THROUGHPUT_MAX_TIME:-8}" \
+  | tee "$OUTDIR/throughput.txt" || status=1
+fi
+
 if want timing; then
 step "GPU timing checks (side-stream candidate, A/A copy)"
 # --checks minimal: timing fidelity is under test; the integrity stage rejects these candidates.
@@ -139,8 +159,10 @@ step "GPU faults: hung kernel, illegal memory access, device OOM; honest work af
 "$PYTHON" - "$OUTDIR/faults-gpu.json" <<'PY' || status=1
 import json, sys
 r = {x["problem"]: x for x in json.load(open(sys.argv[1]))["results"]}
-want = {"hang": ("timeout",), "illegal_access": ("runtime_error", "crashed"), "out_of_memory": ("runtime_error",),
-        "after_hang": ("ok",), "after_illegal_access": ("ok",), "after_out_of_memory": ("ok",)}
+want = {"hang": ("timeout",), "run_hang": ("timeout",), "illegal_access": ("runtime_error", "crashed"),
+        "out_of_memory": ("runtime_error",), "after_hang": ("ok",), "after_run_hang": ("ok",),
+        "after_illegal_access": ("ok",), "after_out_of_memory": ("ok",)}
+limit = {"hang": "compile_timeout_s", "run_hang": "run_timeout_s"}
 problems = []
 for pid, accepted in want.items():
     x = r.get(pid)
@@ -148,6 +170,7 @@ for pid, accepted in want.items():
         problems.append(f"{pid}: no result"); continue
     print(f'{pid:22} {x["status"]:14} {x["wall_s"]:6.1f} s  {x["message"][:110]}')
     if x["status"] not in accepted: problems.append(f"{pid}: got {x['status']}, want {' or '.join(accepted)}")
+    if pid in limit and f"({limit[pid]})" not in x["message"]: problems.append(f"{pid}: not stopped by {limit[pid]}")
 print("\n".join(problems) if problems else "GPU faults contained")
 sys.exit(1 if problems else 0)
 PY
@@ -155,10 +178,10 @@ fi
 
 if want overhead; then
 step "harness overhead per candidate: pre-started workers on and off (benchmarks/harness_overhead)"
-for mode in on off; do
+for mode in ${KBENCH_OVERHEAD_MODES:-on off}; do
   echo "--prestart $mode"
   bash "$ROOT/benchmarks/harness_overhead/run.sh" "$BUILD/bin/kbench" "$OUTDIR/overhead-$mode" cuda ${KBENCH_OVERHEAD_N:-12} \
-    -j 1 --prestart $mode 2>&1 | tail -5 | tee "$OUTDIR/overhead-$mode.txt" || status=1
+    -j 1 --prestart $mode 2>&1 | tail -6 | tee "$OUTDIR/overhead-$mode.txt" || status=1
 done
 fi
 
@@ -200,5 +223,10 @@ print(f'pass@1 {m["pass_at_1"]:.3f}  beats_inductor {m["beats_inductor"]:.3f}  g
 PY
 [ -f "$OUTDIR/aa-report.txt" ] && sed -n '1,5p' "$OUTDIR/aa-report.txt" | grep -E "protocol|cold|kernelbench"
 for f in "$OUTDIR"/ncu-*.txt; do [ -f "$f" ] && tail -1 "$f"; done
+[ -f "$OUTDIR/false-positives.txt" ] && tail -2 "$OUTDIR/false-positives.txt"
+for mode in on off; do
+  [ -f "$OUTDIR/overhead-$mode.txt" ] && echo "overhead, --prestart $mode: $(tail -1 "$OUTDIR/overhead-$mode.txt")"
+done
+[ -f "$OUTDIR/throughput.txt" ] && grep -E "GPU|slot|agree|DIFFER" "$OUTDIR/throughput.txt"
 echo "device-test: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
 exit $status

@@ -140,7 +140,7 @@ void add_run_command(CLI::App& app) {
       ->check(CLI::Range(1, 16))
       ->group("Execution");
   run->add_option("--prestart", options->prestart,
-                  "Start each slot's next worker (Python, torch, triton imports) while the current "
+                  "Start each slot's next two workers (Python, torch, triton imports) while the current "
                   "job runs (default: on with CUDA; off on the CPU, where the imports would compete "
                   "with CPU timing)")
       ->type_name("on|off")

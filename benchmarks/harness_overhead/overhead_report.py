@@ -21,4 +21,14 @@ print(f"job wall (controller)        {stat(cols[0])}")
 print(f"worker start-up (imports)    {stat(cols[1])}")
 print(f"evaluation (compile+device)  {stat(cols[2])}")
 print(f"harness overhead per job     {stat(cols[3])}")
+# What a long run pays per candidate: the steady-state interval between job ends (the first job,
+# which nothing was started ahead of, excluded) minus the evaluation proper (its waits for the
+# GPU lock excluded too: a previous worker's teardown holds the lock and must count here).
+ends = sorted(r["schedule"]["end_unix_s"] for r in doc["results"] if r.get("schedule"))
+if len(ends) >= 3:
+    pace = (ends[-1] - ends[0]) / (len(ends) - 1)
+    work = [r["diagnostics"]["worker_timeline"]["evaluate_s"] - r["protocol"].get("gpu_lock_wait_s", 0.0)
+            for r in doc["results"][1:] if "worker_timeline" in r.get("diagnostics", {})]
+    print(f"steady state: one job every {pace:.3f} s; evaluation without lock waits "
+          f"{statistics.fmean(work):.3f} s; harness overhead per job {pace - statistics.fmean(work):.3f} s")
 sys.exit(1 if bad else 0)

@@ -4,6 +4,8 @@
 # both wall times, the ratio, and whether the statuses agree.
 # Usage: benchmarks/throughput/throughput.sh KBENCH OUTDIR [DEVICE] [SLOTS] [EXTRA KBENCH ARGS...]
 #   DEVICE: auto (default), cpu, cuda, cuda:N. SLOTS: default 2.
+#   DEVICE=gpus: one GPU (--device cuda:0) against every visible GPU (--device cuda), each with
+#   its default slots (2 per GPU); SLOTS is then ignored.
 #   COPIES (env): copies per candidate, default 4.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -41,8 +43,12 @@ JOBS=$(ls "$OUTDIR"/candidates/*/*.py | wc -l)
 run() {  # run LABEL SLOTS [EXTRA...]
   local label="$1" slots="$2" start end rc
   shift 2
+  local where=(--device "$DEVICE" --jobs "$slots")
+  if [ "$DEVICE" = gpus ]; then
+    if [ "$label" = one ]; then where=(--device cuda:0); else where=(--device cuda); fi
+  fi
   start=$(date +%s.%N)
-  "$KBENCH" run "$SUITE" --device "$DEVICE" --jobs "$slots" -q -o "$OUTDIR/$label.json" "$@" \
+  "$KBENCH" run "$SUITE" "${where[@]}" -q -o "$OUTDIR/$label.json" "$@" \
     > "$OUTDIR/$label.txt" 2>&1
   rc=$?
   end=$(date +%s.%N)
@@ -53,15 +59,20 @@ EXTRA=("$@")
 run one 1 "${EXTRA[@]}"
 run many "$SLOTS" "${EXTRA[@]}"
 
-python3 - "$OUTDIR" "$JOBS" "$SLOTS" <<'PY'
+python3 - "$OUTDIR" "$JOBS" "$SLOTS" "$DEVICE" <<'PY'
 import json, sys
-out, jobs, slots = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+out, jobs, slots, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 walls = {k: float(open(f"{out}/{k}.wall").read()) for k in ("one", "many")}
 res = {k: json.load(open(f"{out}/{k}.json")) for k in ("one", "many")}
 status = {k: [(r["problem"], r["candidate"], r["status"]) for r in v["results"]] for k, v in res.items()}
+used = {k: sorted({r["schedule"]["device"] for r in v["results"] if r.get("schedule")}) for k, v in res.items()}
 print(f"device {res['one']['device']} ({res['one']['environment'].get('device_name', '?')}), {jobs} jobs")
-print(f"1 slot:  {walls['one']:8.1f} s")
-print(f"{slots} slots: {walls['many']:8.1f} s   throughput x{walls['one'] / walls['many']:.2f}")
+if mode == "gpus":
+    print(f"one GPU  {used['one']}: {walls['one']:8.1f} s")
+    print(f"all GPUs {used['many']}: {walls['many']:8.1f} s   throughput x{walls['one'] / walls['many']:.2f}")
+else:
+    print(f"1 slot:  {walls['one']:8.1f} s")
+    print(f"{slots} slots: {walls['many']:8.1f} s   throughput x{walls['one'] / walls['many']:.2f}")
 waits = [r["protocol"].get("gpu_lock_wait_s") for r in res["many"]["results"]]
 waits = [w for w in waits if w is not None]
 if waits:

@@ -1,0 +1,49 @@
+"""Zero false positives: every honest candidate shipped with kbench must pass every integrity
+check (issue #5). Reads kbench results files (run with the default `--checks strict`) and prints
+one row per candidate: status, check level, the checks' cost, the custom-kernel share of GPU time
+and any review flags. Candidates named *_wrong.py are the shipped wrong answers: they must be
+`mismatch`, never `rejected`. Exit status 1 when any candidate got another verdict.
+
+Usage: python3 benchmarks/integrity/false_positives.py RESULTS.json [RESULTS.json ...]
+"""
+import json
+import statistics
+import sys
+
+
+def expected(candidate):
+    return "mismatch" if candidate.endswith("_wrong.py") else "ok"
+
+
+def main(paths):
+    bad, costs, rows = [], [], []
+    device = "?"
+    for path in paths:
+        doc = json.load(open(path))
+        device = doc.get("environment", {}).get("device_name", device)
+        for r in doc["results"]:
+            d = r.get("diagnostics", {})
+            share = d.get("integrity_notes", {}).get("kernel_share", {}).get("share")
+            cost = d.get("integrity_cost_s")
+            if cost is not None:
+                costs.append(cost)
+            name = f'{r["problem"]}/{r["candidate"]}'
+            rows.append((name, r["status"], d.get("checks", "-"),
+                         "-" if cost is None else f"{cost:.2f} s",
+                         "-" if share is None else f"{share:.0%}", ",".join(d.get("flags", [])) or "-"))
+            if r["status"] != expected(r["candidate"]):
+                bad.append(f'{name}: {r["status"]} (want {expected(r["candidate"])}): {r["message"][:200]}')
+    print(f"{'candidate':52} {'status':9} {'checks':8} {'cost':>8} {'share':>6}  flags")
+    for row in rows:
+        print(f"{row[0]:52.52} {row[1]:9} {row[2]:8} {row[3]:>8} {row[4]:>6}  {row[5]}")
+    if costs:
+        print(f"check cost per candidate on {device}: median {statistics.median(costs):.2f} s, "
+              f"max {max(costs):.2f} s ({len(costs)} candidates)")
+    honest = sum(1 for row in rows if not row[0].endswith("_wrong.py"))
+    print("\n".join(bad) if bad else
+          f"zero false positives: {honest} honest candidates ok, wrong ones mismatch, on {device}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
