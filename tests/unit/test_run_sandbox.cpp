@@ -1,9 +1,6 @@
 // End to end: candidates that attack the sandbox (tests/data/suites/sandbox.yaml) are recorded
 // with a reason or neutralised, nothing they start survives, and the next job runs fine.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <pwd.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +13,7 @@
 #include "catch.hpp"
 #include "process_probe.hpp"
 #include "exec/sandbox.hpp"
+#include "loopback_server.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
@@ -67,15 +65,8 @@ TEST_CASE("sandbox attacks are recorded or neutralised and the run goes on") {
   std::filesystem::create_directories(work);
 
   // The TCP server connect_socket.py tries to reach.
-  const int server = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof(address);
-  REQUIRE(bind(server, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
-  REQUIRE(listen(server, 4) == 0);
-  REQUIRE(getsockname(server, reinterpret_cast<sockaddr*>(&address), &length) == 0);
-  std::ofstream(work / "tcp_port") << ntohs(address.sin_port);
+  const test::LoopbackServer server;
+  std::ofstream(work / "tcp_port") << server.port();
 
   // Where write_outside.py tries to write.
   const std::vector<std::filesystem::path> escapes = {
@@ -89,8 +80,7 @@ TEST_CASE("sandbox attacks are recorded or neutralised and the run goes on") {
       {"run", (test::kDataDir / "suites/sandbox.yaml").string(), "--device", "cpu", "-o",
        results.string(), "--work-dir", work.string()},
       log);
-  const int accepted = accept(server, nullptr, nullptr);
-  close(server);
+  const bool connected = server.was_connected();
   INFO(slurp(log));
   REQUIRE(exit_code == 0);
   const auto text = slurp(results);
@@ -164,7 +154,7 @@ TEST_CASE("sandbox attacks are recorded or neutralised and the run goes on") {
   // No network: the server saw no connection.
   CHECK(status("add_one/connect_socket.py") == "ok");
   if (support.namespaces) {
-    CHECK(accepted < 0);
+    CHECK(!connected);
     CHECK(stdout_tail("add_one/connect_socket.py").find("connect-socket: failed") != std::string::npos);
   }
 

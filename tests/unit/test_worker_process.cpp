@@ -1,8 +1,5 @@
 // The process layer on its own, with /bin/sh children standing in for workers.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,6 +12,7 @@
 #include "exec/background_reaper.hpp"
 #include "exec/result_channel.hpp"
 #include "exec/worker_process.hpp"
+#include "loopback_server.hpp"
 #include "temp_dir.hpp"
 
 using namespace kbench;
@@ -227,22 +225,13 @@ TEST_CASE("where the kernel allows it: no network, no writes outside the job dir
   TempDir dir;
   const auto outside = dir.path() / "outside-file";
   // A TCP server on the loopback that the worker tries to reach.
-  const int server = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof(address);
-  REQUIRE(bind(server, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
-  REQUIRE(listen(server, 4) == 0);
-  REQUIRE(getsockname(server, reinterpret_cast<sockaddr*>(&address), &length) == 0);
-  const std::string port = std::to_string(ntohs(address.sin_port));
+  const test::LoopbackServer server;
+  const std::string port = std::to_string(server.port());
   const auto outcome = run_shell(
       dir, "touch " + outside.string() + " && echo wrote-outside; touch inside && echo wrote-inside; "
            "kill -9 $PPID && echo killed-parent; "
            "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' 2>/dev/null && echo connected; echo done");
-  const int accepted = accept(server, nullptr, nullptr);
-  if (accepted >= 0) close(accepted);
-  close(server);
+  const bool connected = server.was_connected();
   CHECK(outcome.stdout_text.find("done") != std::string::npos);
   CHECK(std::filesystem::exists(dir.path() / "job" / "inside"));
   if (support.landlock_abi > 0) {
@@ -255,7 +244,7 @@ TEST_CASE("where the kernel allows it: no network, no writes outside the job dir
   if (support.namespaces) {
     CHECK(outcome.sandbox["network_isolation"] == true);
     CHECK(outcome.stdout_text.find("connected") == std::string::npos);
-    CHECK(accepted < 0);
+    CHECK(!connected);
   } else {
     CHECK(outcome.sandbox["network_isolation"] == false);
     CHECK(!outcome.sandbox["network_reason"].get<std::string>().empty());
