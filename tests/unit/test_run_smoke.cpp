@@ -54,6 +54,7 @@ TEST_CASE("the smoke suite runs on the CPU: honest candidates ok, the wrong one 
     // Zero false positives: strict checks ran and found nothing (docs/integrity.md).
     CHECK(r["diagnostics"]["checks"] == "strict");
     CHECK(r["diagnostics"]["integrity_notes"]["launches_first_call"].size() == 1);
+    CHECK(r["diagnostics"].value("flags", nlohmann::json::array()).empty());  // nothing to review
   }
   CHECK(honest == 6);
   const auto& summary = json["summary"];
