@@ -13,6 +13,7 @@
 #include "catch.hpp"
 #include "process_probe.hpp"
 #include "run_kbench.hpp"
+#include "results_by_key.hpp"
 #include "temp_dir.hpp"
 
 using namespace kbench;
@@ -29,9 +30,7 @@ TEST_CASE("every fault becomes a status and the run goes on") {
   REQUIRE(json["results"].size() == 12);
   CHECK(json["complete"] == true);
 
-  std::map<std::string, nlohmann::json> by_candidate;
-  for (const auto& r : json["results"])
-    by_candidate[r["problem"].get<std::string>() + "/" + r["candidate"].get<std::string>()] = r;
+  const auto by_candidate = test::results_by_key(json["results"]);
   auto status = [&](const std::string& key) { return by_candidate.at(key)["status"].get<std::string>(); };
   auto message = [&](const std::string& key) { return by_candidate.at(key)["message"].get<std::string>(); };
 

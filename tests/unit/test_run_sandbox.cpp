@@ -14,6 +14,7 @@
 #include "process_probe.hpp"
 #include "exec/sandbox.hpp"
 #include "loopback_server.hpp"
+#include "results_by_key.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
@@ -88,9 +89,7 @@ TEST_CASE("sandbox attacks are recorded or neutralised and the run goes on") {
   REQUIRE(json["results"].size() == 12);
   CHECK(json["complete"] == true);
 
-  std::map<std::string, nlohmann::json> by;
-  for (const auto& r : json["results"])
-    by[r["problem"].get<std::string>() + "/" + r["candidate"].get<std::string>()] = r;
+  const auto by = test::results_by_key(json["results"]);
   auto status = [&](const std::string& key) { return by.at(key)["status"].get<std::string>(); };
   auto message = [&](const std::string& key) { return by.at(key)["message"].get<std::string>(); };
   auto stdout_tail = [&](const std::string& key) {

@@ -15,6 +15,7 @@
 #include "catch.hpp"
 #include "process_probe.hpp"
 #include "run_kbench.hpp"
+#include "results_by_key.hpp"
 #include "temp_dir.hpp"
 
 using namespace kbench;
@@ -44,11 +45,6 @@ std::vector<nlohmann::json> journal_lines(const std::string& text) {
 std::size_t complete_lines(const std::filesystem::path& file) {
   const std::string text = read_all(file);
   return std::size_t(std::count(text.begin(), text.end(), '\n'));
-}
-
-
-std::string key_of(const nlohmann::json& r) {
-  return r["problem"].get<std::string>() + "/" + r["candidate"].get<std::string>();
 }
 
 }  // namespace
@@ -103,7 +99,7 @@ TEST_CASE("SIGKILL mid-run, then --resume: every job exactly once, earlier resul
   const auto json = nlohmann::json::parse(std::ifstream(results));
   CHECK(json["complete"] == true);
   REQUIRE(json["results"].size() == kPlan.size());
-  for (std::size_t i = 0; i < kPlan.size(); ++i) CHECK(key_of(json["results"][i]) == kPlan[i]);
+  for (std::size_t i = 0; i < kPlan.size(); ++i) CHECK(test::result_key(json["results"][i]) == kPlan[i]);
   for (std::size_t i = 1; i < earlier.size(); ++i) {
     const auto index = earlier[i]["index"].get<std::size_t>();
     CHECK(json["results"][index] == earlier[i]["result"]);
@@ -140,7 +136,7 @@ TEST_CASE("two CPU slots with pre-started workers run jobs concurrently with the
   int overlapping = 0;
   for (std::size_t i = 0; i < kPlan.size(); ++i) {
     const auto& a = j2["results"][i];
-    CHECK(key_of(a) == kPlan[i]);  // plan order whatever the completion order
+    CHECK(test::result_key(a) == kPlan[i]);  // plan order whatever the completion order
     CHECK(a["status"] == j1["results"][i]["status"]);
     slots.insert(a["schedule"]["slot"].get<int>());
     CHECK(j1["results"][i]["schedule"]["slot"] == 0);
