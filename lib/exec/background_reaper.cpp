@@ -1,6 +1,5 @@
 #include "exec/background_reaper.hpp"
 
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,7 +17,6 @@ BackgroundReaper::~BackgroundReaper() { wait_all(); }
 void BackgroundReaper::reap(pid_t pid, std::unique_ptr<ProcessTree> tree, std::vector<int> fds) {
   std::lock_guard lock(mutex_);
   threads_.emplace_back([pid, tree = std::move(tree), fds = std::move(fds)] {
-    kill(-pid, SIGKILL);
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
     tree->kill_all();

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <system_error>
 
@@ -316,27 +317,28 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     const pid_t done = waitpid(pid, &wait_status, WNOHANG);
     if (done == pid) exited = true;
   }
-  if (outcome.delivered && !exited) {
-    drain_all(kChannelCap);  // what is already in the pipes; the reaper closes them
-    outcome.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
-    std::vector<int> release = {result[0], out[0], err[0]};
-    if (const int lock = hold_gpu_lock_shared(launch.gpu_lock); lock >= 0) release.push_back(lock);
-    BackgroundReaper::instance().reap(pid, std::move(tree), std::move(release));
-    outcome.exit_code = 0;  // it wrote its frame, the last thing a worker does before _exit(0)
-    finish_output(launch, stdout_capture, stderr_capture, outcome);
-    return outcome;
-  }
+  // A worker that delivered is left to the background reaper (its exit takes long); the GPU
+  // lock is taken for it before the kill, while the worker itself still holds it.
+  const bool hand_over = outcome.delivered && !exited;
+  const int gpu_lock = hand_over ? hold_gpu_lock_shared(launch.gpu_lock) : -1;
   // Kill the group in every case, then every other descendant (setsid escapees, orphans).
   kill(-pid, SIGKILL);
-  if (!exited) waitpid(pid, &wait_status, 0);
-  tree->kill_all();
-  // What the worker wrote before it ended; nothing is left that could keep writing.
-  drain_all(kChannelCap);
-  for (int fd : read_fd) close(fd);
-
+  if (hand_over) {
+    drain_all(kChannelCap);  // what is already in the pipes; the reaper closes them
+    std::vector<int> release(std::begin(read_fd), std::end(read_fd));
+    if (gpu_lock >= 0) release.push_back(gpu_lock);
+    BackgroundReaper::instance().reap(pid, std::move(tree), std::move(release));
+    outcome.exit_code = 0;  // it wrote its frame, the last thing a worker does before _exit(0)
+  } else {
+    if (!exited) waitpid(pid, &wait_status, 0);
+    tree->kill_all();
+    // What the worker wrote before it ended; nothing is left that could keep writing.
+    drain_all(kChannelCap);
+    for (int fd : read_fd) close(fd);
+    if (WIFEXITED(wait_status)) outcome.exit_code = WEXITSTATUS(wait_status);
+    if (WIFSIGNALED(wait_status)) outcome.signal = WTERMSIG(wait_status);
+  }
   outcome.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
-  if (WIFEXITED(wait_status)) outcome.exit_code = WEXITSTATUS(wait_status);
-  if (WIFSIGNALED(wait_status)) outcome.signal = WTERMSIG(wait_status);
   finish_output(launch, stdout_capture, stderr_capture, outcome);
   return outcome;
 }
