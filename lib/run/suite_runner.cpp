@@ -151,7 +151,8 @@ RunReport run_suite(const SuiteRunOptions& options) {
                     replaced_journal ? " (started afresh; use --resume to continue a run)" : ""));
   // The probe (its own Python start, about 4 s) runs beside the first jobs instead of before
   // them. Every result waits for it, so nothing is recorded from an environment that turns out
-  // unusable: its EnvironmentError ends the run before the first result is kept.
+  // unusable: its EnvironmentError ends the run before the first result is kept. Declared after
+  // the locals it uses: leaving this scope early waits for it (std::async's shared state).
   report.environment = nlohmann::json::object();  // filled in by the probe below
   reporters.write(report);  // a results file exists from the start, whatever happens next
   std::shared_future<nlohmann::json> probe = std::async(std::launch::async, [&] {
@@ -188,12 +189,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
     log(progress_line(result, tracker.done(), jobs.size()));
     show_progress();
   };
-  try {
-    run_jobs(jobs, controller);
-  } catch (...) {
-    probe.wait();  // it uses work_dir and this frame's locals
-    throw;
-  }
+  run_jobs(jobs, controller);
   await_environment();  // no job finished (all resumed, or interrupted early)
   reporters.finish(report);
   if (temporary && !options.keep_work_dir) {

@@ -412,10 +412,10 @@ class Evaluation {
     const bool compare_pre_import = device_kind(job_.device) == "cuda";
     for (const auto& [name, median] : pre_import_median_) {
       pre[name] = median;
+      if (!compare_pre_import) continue;
       // A baseline that got much slower once the candidate was imported suggests tampering
       // (e.g. a monkeypatched torch op); flag it for review.
       const auto it = run.variants.find(name);
-      if (!compare_pre_import) continue;
       if (it == run.variants.end() || it->second.samples_ms.empty()) continue;
       const double after = summarize(it->second.samples_ms).median;
       if (after > 1.10 * median && after - median > 0.02)
