@@ -15,6 +15,7 @@
 #include "exec/interrupt.hpp"
 #include "report/progress_line.hpp"
 #include "report/terminal_table.hpp"
+#include "run/suite_listing.hpp"
 #include "run/suite_runner.hpp"
 
 namespace kbench::cli {
@@ -153,8 +154,20 @@ void add_run_command(CLI::App& app) {
   run->add_flag("--resume", options->resume,
                 "Continue an interrupted run from its journal: skip finished jobs, run the rest")
       ->group("Execution");
-  run->callback([options, quiet, shard] {
+  // Selection for big suites (run/selection.hpp) and --dry-run: the planned jobs, nothing run.
+  add_selection_options(run, options->selection);
+  auto dry_run = std::make_shared<bool>(false);
+  run->add_flag("--dry-run", *dry_run,
+                "Print the planned jobs (after selection and --shard) and exit 0; runs and writes nothing")
+      ->group("Selection");
+  run->callback([options, quiet, shard, dry_run] {
     if (!shard->empty()) options->shard = parse_shard(*shard);
+    if (*dry_run) {
+      const SuitePlan plan = plan_suite(*options);
+      const auto& d = plan.devices;
+      std::fputs(planned_jobs_text(plan.suite, plan.jobs, d.size() == 1 ? d.front() : "cuda").c_str(), stdout);
+      return;
+    }
     auto console = std::make_shared<ProgressConsole>(!*quiet && isatty(STDERR_FILENO));
     if (!*quiet) options->log = [console](const std::string& line) { console->print(line); };
     if (console->live())

@@ -2,6 +2,10 @@
 // One function pair per subcommand: add_* declares its options, the callback runs it.
 #include <CLI/CLI.hpp>
 
+namespace kbench {
+struct ProblemSelection;
+}
+
 namespace kbench::cli {
 
 void add_run_command(CLI::App& app);
@@ -10,5 +14,9 @@ void add_compare_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_import_command(CLI::App& app);
+void add_list_command(CLI::App& app);
+
+// --problems, --levels, --tags, --limit on `cmd` (apps/kbench/selection_options.cpp).
+void add_selection_options(CLI::App* cmd, ProblemSelection& selection);
 
 }  // namespace kbench::cli

@@ -130,18 +130,24 @@ std::vector<std::filesystem::path> glob_files(const std::string& pattern) {
 
 }  // namespace
 
+std::vector<std::filesystem::path> candidate_files(const Suite& suite, const Problem& problem) {
+  const auto base = suite.file.parent_path();
+  std::vector<std::filesystem::path> files;
+  for (const auto& pattern : problem.candidate_patterns) {
+    const auto found = glob_files((base / expand_id(pattern, problem.id)).string());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
+}
+
 std::vector<Job> plan_jobs(const Suite& suite, const std::string& device) {
   std::vector<Job> jobs;
   const auto base = suite.file.parent_path();
   const auto kind = device_kind(device);
   for (const auto& problem : suite.problems) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& pattern : problem.candidate_patterns) {
-      const auto found = glob_files((base / expand_id(pattern, problem.id)).string());
-      files.insert(files.end(), found.begin(), found.end());
-    }
-    std::sort(files.begin(), files.end());
-    files.erase(std::unique(files.begin(), files.end()), files.end());
+    const std::vector<std::filesystem::path> files = candidate_files(suite, problem);
     if (files.empty()) {
       throw InputError(fmt::format(
           "{}: problem '{}': no candidate file matches {} (patterns are relative to {})",

@@ -31,6 +31,10 @@ Job job_from_json(const nlohmann::json& json);
 // "cpu" for "cpu", "cuda" for "cuda" or "cuda:N".
 std::string device_kind(const std::string& device);
 
+// The candidate files of one problem: its patterns expanded ({id} -> problem id; relative to the
+// suite file's folder), regular files only, sorted, each once. Empty when nothing matches.
+std::vector<std::filesystem::path> candidate_files(const Suite& suite, const Problem& problem);
+
 // Expands each problem's candidate patterns ({id} -> problem id; paths relative to the suite
 // file) into jobs, in suite order. Throws InputError when a problem matches no candidate file.
 std::vector<Job> plan_jobs(const Suite& suite, const std::string& device);

@@ -63,26 +63,30 @@ void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
 
 }  // namespace
 
+SuitePlan plan_suite(const SuiteRunOptions& options) {
+  SuitePlan plan;
+  plan.suite = load_suite(options.suite_file);
+  apply_overrides(options, plan.suite);
+  plan.devices = resolve_devices(options.device);
+  select_problems(options.selection, options.shard, plan.suite.problems);
+  plan.jobs = plan_jobs(plan.suite, plan.devices.front());
+  return plan;
+}
+
 RunReport run_suite(const SuiteRunOptions& options) {
   auto log = [&](const std::string& line) {
     if (options.log) options.log(line);
   };
   // Everything that can be wrong with the input is found before the first worker starts.
-  Suite suite = load_suite(options.suite_file);
-  apply_overrides(options, suite);
   std::vector<OutputSpec> outputs = options.outputs;
   if (options.results_file) outputs.insert(outputs.begin(), {"json", options.results_file->string()});
+  SuitePlan plan = plan_suite(options);
   const ReporterSet reporters(outputs);  // checks every output path now
-  const std::vector<std::string> devices = resolve_devices(options.device);
+  const Suite& suite = plan.suite;
+  const std::vector<std::string>& devices = plan.devices;
   // One device is named as such; several CUDA devices (jobs spread over them) as "cuda".
   const std::string device = devices.size() == 1 ? devices.front() : "cuda";
-  if (options.shard) {
-    auto& problems = suite.problems;
-    problems.erase(std::remove_if(problems.begin(), problems.end(),
-                                  [&](const auto& p) { return !in_shard(p.id, *options.shard); }),
-                   problems.end());
-  }
-  const std::vector<Job> jobs = plan_jobs(suite, devices.front());
+  const std::vector<Job>& jobs = plan.jobs;
 
   std::optional<std::filesystem::path> journal_file = options.journal;
   if (!journal_file && options.results_file && *options.results_file != "-")

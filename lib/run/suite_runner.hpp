@@ -9,7 +9,10 @@
 #include "report/run_report.hpp"
 #include "report/progress_line.hpp"
 #include "report/reporter_set.hpp"
+#include "exec/job.hpp"
+#include "run/selection.hpp"
 #include "run/shard.hpp"
+#include "suite/suite.hpp"
 
 namespace kbench {
 
@@ -29,6 +32,7 @@ struct SuiteRunOptions {
   std::optional<double> max_time_s;
   std::optional<std::string> checks;  // integrity level for every problem (docs/integrity.md)
   std::optional<Shard> shard;  // run only this shard's problems (run/shard.hpp)
+  ProblemSelection selection;  // --problems, --levels, --tags, --limit (run/selection.hpp)
   // Scheduling (docs/cli.md): worker slots (default: one per GPU x workers_per_gpu, 1 on CPU).
   std::optional<int> jobs;
   std::optional<int> workers_per_gpu;  // default 2 on CUDA
@@ -40,6 +44,15 @@ struct SuiteRunOptions {
   // Called, one call at a time, whenever a job starts or finishes; may be empty.
   std::function<void(const ProgressTracker&)> progress;
 };
+
+// The suite as this run sees it: loaded, CLI overrides applied, problems selected and sharded,
+// and its jobs planned on the first device (`--dry-run` prints this and stops).
+struct SuitePlan {
+  Suite suite;
+  std::vector<std::string> devices;
+  std::vector<Job> jobs;
+};
+SuitePlan plan_suite(const SuiteRunOptions& options);
 
 // Throws InputError / EnvironmentError before any job runs when the suite, the output path or
 // the device is wrong. Candidate failures are results, not errors.

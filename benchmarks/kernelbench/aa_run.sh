@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A/A over KernelBench as it is (issue #13): import levels 1-3 of an unmodified checkout, make
+# each problem's A/A candidate (a copy of its reference with the class renamed ModelNew, written
+# under OUT, never into the checkout), run them against eager at --checks minimal, then print
+# the statuses and the A/A precision table.
+# Usage: benchmarks/kernelbench/aa_run.sh KB_DIR OUT [more `kbench run` options, e.g. --limit 10]
+# Env: KBENCH (default build/bin/kbench of this checkout), DEVICE (default auto).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+KBENCH="${KBENCH:-$ROOT/build/bin/kbench}"
+[ $# -ge 2 ] || { echo "usage: $0 KB_DIR OUT [kbench run options...]" >&2; exit 2; }
+KB_DIR="$1"; OUT="$2"; shift 2
+mkdir -p "$OUT/aa"
+OUT="$(cd "$OUT" && pwd)"
+
+# The suite: candidates are OUT/aa/<id>.py (absolute pattern, so the suite works from anywhere).
+"$KBENCH" import kernelbench "$KB_DIR" --levels 1,2,3 --candidates "$OUT/aa/{id}.py" \
+  -o "$OUT/kernelbench-aa.yaml" --force
+# The A/A candidates, from the problem files the suite names.
+"$KBENCH" list "$OUT/kernelbench-aa.yaml" --json > "$OUT/problems.json"
+python3 "$ROOT/benchmarks/kernelbench/make_aa_candidates.py" "$OUT/problems.json" "$OUT/aa"
+
+start=$(date +%s)
+# --checks minimal: the A/A candidate *is* the reference (no custom kernel, reference code
+# called); only the run itself and the timing are under test. Exit 0 even when jobs fail.
+"$KBENCH" run "$OUT/kernelbench-aa.yaml" --device "${DEVICE:-auto}" --checks minimal \
+  --baselines eager -o "$OUT/aa.json" --md "$OUT/aa.md" "$@" > "$OUT/run.txt" 2>&1 \
+  || { echo "aa_run: kbench run exited $?"; tail -20 "$OUT/run.txt"; }
+end=$(date +%s)
+echo "aa_run: wall time of the whole run: $((end - start)) s"
+python3 "$ROOT/benchmarks/kernelbench/aa_summary.py" "$OUT/aa.json"
+python3 "$ROOT/benchmarks/timing/aa_report.py" "$OUT/aa.json" | grep -v '^skipped '
