@@ -28,5 +28,6 @@ start=$(date +%s)
   || { echo "aa_run: kbench run exited $?"; tail -20 "$OUT/run.txt"; }
 end=$(date +%s)
 echo "aa_run: wall time of the whole run: $((end - start)) s"
+[ -f "$OUT/aa.json" ] || { echo "aa_run: no results file (a --dry-run?)"; exit 0; }
 python3 "$ROOT/benchmarks/kernelbench/aa_summary.py" "$OUT/aa.json"
 python3 "$ROOT/benchmarks/timing/aa_report.py" "$OUT/aa.json" | grep -v '^skipped '

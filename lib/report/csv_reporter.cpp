@@ -55,7 +55,7 @@ std::string csv_report(const RunReport& report) {
                   "inductor_ms", "speedup_vs_eager", "speedup_vs_eager_ci_low",
                   "speedup_vs_eager_ci_high", "verdict_vs_eager", "speedup_vs_inductor",
                   "speedup_vs_inductor_ci_low", "speedup_vs_inductor_ci_high",
-                  "verdict_vs_inductor", "message", "flags"});
+                  "verdict_vs_inductor", "message", "flags", "degenerate_reason"});
   for (const auto& r : report.results) {
     std::vector<std::string> fields = {r.job.problem_id,
                                        r.job.candidate,
@@ -69,6 +69,7 @@ std::string csv_report(const RunReport& report) {
       for (auto& f : speedup_fields(r, baseline)) fields.push_back(std::move(f));
     fields.push_back(r.message);
     fields.push_back(flags_text(r));
+    fields.push_back(r.job.degenerate_reason.value_or(""));
     write_row(out, fields);
   }
   return out.str();

@@ -39,6 +39,9 @@ std::string results_table(const RunReport& report) {
       "<th>status</th><th>candidate</th><th>eager</th><th>inductor</th><th>vs eager</th>"
       "<th>vs inductor</th><th>message</th></tr>\n";
   for (const auto& r : report.results) {
+    std::string message = r.message;
+    for (const auto& note : {flags_text(r).empty() ? "" : "flagged: " + flags_text(r), degenerate_text(r)})
+      if (!note.empty()) message += (message.empty() ? "" : " ") + note;
     out += fmt::format(
         "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"status\">{}"
         "</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
@@ -48,7 +51,7 @@ std::string results_table(const RunReport& report) {
         escape_xml(time_cell(r, "candidate")), escape_xml(time_cell(r, "eager")),
         escape_xml(time_cell(r, "inductor")), escape_xml(speedup_cell(r, "eager")),
         escape_xml(speedup_cell(r, "inductor")),
-        escape_xml(flags_text(r).empty() ? r.message : r.message + (r.message.empty() ? "" : " ") + "flagged: " + flags_text(r)));
+        escape_xml(message));
   }
   return out + "</table>\n";
 }

@@ -65,18 +65,23 @@ std::string junit_report(const RunReport& report) {
   for (const auto& r : report.results) {
     out << fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"",
                        escape_xml(r.job.problem_id), escape_xml(r.job.candidate), r.wall_s);
-    const std::string flags = flags_text(r);
+    std::string notes = flags_text(r).empty() ? "" : "flagged: " + flags_text(r);
+    if (const auto degenerate = degenerate_text(r); !degenerate.empty())
+      notes += (notes.empty() ? "" : "\n") + degenerate;
+    const std::string system_out =
+        notes.empty() ? "" : fmt::format("      <system-out>{}</system-out>\n", escape_xml(notes));
     if (is_correct(r.status)) {
-      // Flags do not fail a test case; they are shown where CI systems show test output.
-      if (flags.empty()) out << "/>\n";
-      else out << fmt::format(">\n      <system-out>flagged: {}</system-out>\n    </testcase>\n", escape_xml(flags));
+      // Flags and a degenerate problem do not fail a test case; they are shown where CI
+      // systems show test output.
+      if (system_out.empty()) out << "/>\n";
+      else out << ">\n" << system_out << "    </testcase>\n";
       continue;
     }
     const char* element = is_error(r.status) ? "error" : "failure";
     // The attribute is the one-line reason; the body keeps the whole message.
-    out << fmt::format(">\n      <{0} type=\"{1}\" message=\"{2}\">{3}</{0}>\n    </testcase>\n",
+    out << fmt::format(">\n      <{0} type=\"{1}\" message=\"{2}\">{3}</{0}>\n{4}    </testcase>\n",
                        element, to_string(r.status), escape_xml(shorten(r.message, 200)),
-                       escape_xml(r.message));
+                       escape_xml(r.message), system_out);
   }
   out << "  </testsuite>\n</testsuites>\n";
   return out.str();

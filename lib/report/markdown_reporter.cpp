@@ -27,6 +27,8 @@ std::string row(const JobResult& r) {
   std::string note = is_correct(r.status) ? "" : shorten(r.message, 160);
   if (const auto flags = flags_text(r); !flags.empty())
     note += (note.empty() ? "" : " ") + std::string("flagged: ") + shorten(flags, 160);
+  if (const auto degenerate = degenerate_text(r); !degenerate.empty())
+    note += (note.empty() ? "" : " ") + shorten(degenerate, 160);
   return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(r.job.problem_id),
                      cell(r.job.candidate), to_string(r.status), time_cell(r, "candidate"),
                      time_cell(r, "eager"), time_cell(r, "inductor"), speedup_cell(r, "eager"),

@@ -89,6 +89,10 @@ nlohmann::json result_json(const JobResult& r) {
           {"speedup_vs_eager", optional_number(speedup_vs(r, "eager"))},
           {"speedup_vs_inductor", optional_number(speedup_vs(r, "inductor"))},
           {"wall_s", r.wall_s}};
+  if (r.job.degenerate_reason) {  // absent: not degenerate (docs/results-format.md)
+    out["degenerate"] = true;
+    out["degenerate_reason"] = *r.job.degenerate_reason;
+  }
   if (r.schedule) {
     out["schedule"] = {{"slot", r.schedule->slot},
                        {"device", r.schedule->device},

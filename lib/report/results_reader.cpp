@@ -68,6 +68,9 @@ JobResult read_result(const nlohmann::json& j, const std::string& where, const s
   r.job.problem_file = get<std::string>(j, "problem_file", where);
   r.job.level = get<int>(j, "level", where);
   r.job.tags = get<std::vector<std::string>>(j, "tags", where);
+  if (j.contains("degenerate") && !j["degenerate"].is_boolean())
+    throw Malformed(where + ".degenerate: must be true or false");
+  if (j.value("degenerate", false)) r.job.degenerate_reason = get<std::string>(j, "degenerate_reason", where);
   r.job.device = device;
   const auto status = get<std::string>(j, "status", where);
   const auto parsed = status_from_string(status);

@@ -77,6 +77,8 @@ nlohmann::json suite_listing_json(const Suite& suite, std::size_t total_problems
                         {"level", p.level},
                         {"tags", p.tags},
                         {"sizes", sizes},
+                        {"degenerate_reason", p.degenerate_reason ? nlohmann::json(*p.degenerate_reason)
+                                                                  : nlohmann::json(nullptr)},
                         {"candidates", {{"patterns", p.candidate_patterns},
                                         {"count", files[i].size()},
                                         {"files", paths}}}});
@@ -107,6 +109,7 @@ std::string suite_listing_text(const Suite& suite, std::size_t total_problems) {
     const auto& p = suite.problems[i];
     out += fmt::format("{:<{}}  {:>5}  {:<28}  {:>10}  {}\n", p.id, id_width, p.level,
                        p.tags.empty() ? "-" : join(p.tags, ","), files[i].size(), sizes_text(p));
+    if (p.degenerate_reason) out += "    degenerate: " + *p.degenerate_reason + "\n";
     for (const auto& f : files[i]) out += "    " + display_path(f) + "\n";
   }
   const Totals t = totals_of(suite, files);

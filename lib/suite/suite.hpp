@@ -2,6 +2,7 @@
 // A benchmark suite as loaded from YAML (format: docs/suite-format.md).
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct Problem {
   // Constants for one more correctness trial at a second shape (same format as `sizes`).
   std::map<std::string, nlohmann::json> alt_sizes;
   std::vector<std::string> candidate_patterns;  // as written; `{id}` expands to the problem id
+  // `degenerate: true` with its `degenerate_reason:`: the suite's authors know the problem cannot
+  // tell a correct candidate from a trivial one (e.g. zeros pass it); every report says so.
+  std::optional<std::string> degenerate_reason;
   EvalSettings settings;                        // defaults merged with the problem's overrides
   SourceLocation where;
 };

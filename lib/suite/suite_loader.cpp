@@ -49,7 +49,8 @@ const std::vector<std::string> kTopKeys = {"schema_version", "suite", "descripti
                                            "candidates", "problems"};
 const std::vector<std::string> kProblemKeys = {"id",         "file",      "level",
                                                "tags",       "sizes",     "alt_sizes",
-                                               "candidates", "overrides", "description"};
+                                               "candidates", "overrides", "description",
+                                               "degenerate", "degenerate_reason"};
 const std::vector<std::string> kDeviceKinds = {"cpu", "cuda"};
 
 class SuiteParser {
@@ -313,9 +314,26 @@ class SuiteParser {
       fail(node, fmt::format("problem '{}' has no candidates: add `candidates:` to it or to the "
                              "suite",
                              problem.id));
+    read_degenerate(node, problem);
     problem.settings = defaults;
     if (node["overrides"]) read_settings(node["overrides"], problem.settings);
     return problem;
+  }
+
+  // `degenerate: true` needs a `degenerate_reason:` that the reports can show.
+  void read_degenerate(const YAML::Node& node, Problem& problem) const {
+    const bool degenerate = node["degenerate"] && as<bool>(node["degenerate"], "true or false");
+    if (!degenerate) {
+      if (node["degenerate_reason"])
+        fail(node["degenerate_reason"], "`degenerate_reason:` without `degenerate: true`; add "
+                                        "`degenerate: true` or remove the reason");
+      return;
+    }
+    if (!node["degenerate_reason"])
+      fail(node["degenerate"], fmt::format("problem '{}' is `degenerate: true` without a "
+                                           "`degenerate_reason:`; say why (e.g. \"zeros pass it\")",
+                                           problem.id));
+    problem.degenerate_reason = require_string(node, "degenerate_reason");
   }
 
   void read_sizes(const YAML::Node& node, std::map<std::string, nlohmann::json>& sizes) const {

@@ -59,6 +59,9 @@ inline RunReport sample_report() {
   report.results[0].schedule = ScheduleInfo{1, "cpu", 1764504000.25, 1764504001.75};
   // Every report format must show flags (uncertain integrity findings) next to the result.
   report.results[0].diagnostics["flags"] = {"degenerate_reference: the reference outputs are identical on every seed"};
+  // p2 is marked degenerate by its suite: every format says so next to both of its results.
+  report.results[1].job.degenerate_reason = "zeros pass it at the suite's tolerance";
+  report.results[2].job.degenerate_reason = report.results[1].job.degenerate_reason;
   report.planned_jobs = 4;
   return report;
 }

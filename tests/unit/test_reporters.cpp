@@ -119,7 +119,9 @@ TEST_CASE("CSV quotes a message with a comma, a quote and a newline (RFC 4180)")
   auto report = test::sample_report();
   report.results[2].message = "bad, \"very\" bad\nline 2";
   const auto csv = csv_report(report);
-  CHECK(csv.find(",\"bad, \"\"very\"\" bad\nline 2\",\r\n") != std::string::npos);  // then empty flags
+  // then empty flags and p2's degenerate_reason (sample_report.hpp)
+  CHECK(csv.find(",\"bad, \"\"very\"\" bad\nline 2\",,zeros pass it at the suite's tolerance\r\n") !=
+        std::string::npos);
   CHECK(count(csv, "\r\n") == 5);  // header + 4 rows; the quoted newline is not a row end
   CHECK(csv.rfind("problem,candidate,level,tags,status,", 0) == 0);
 }
@@ -135,8 +137,9 @@ TEST_CASE("JUnit counts failures and errors and maps statuses to types") {
   CHECK(xml.find("<error type=\"crashed\"") != std::string::npos);
   CHECK(xml.find("<error type=\"timeout\" message=\"timed out &lt;after&gt; 5 s &amp; "
                  "&quot;killed&quot;\"") != std::string::npos);
-  CHECK(xml.find("<testcase classname=\"p2\" name=\"p2_triton.py\" time=\"1.500\"/>") !=
-        std::string::npos);
+  // A pass on a degenerate problem stays a pass; the reason is its test output.
+  CHECK(xml.find("<testcase classname=\"p2\" name=\"p2_triton.py\" time=\"1.500\">\n      "
+                 "<system-out>degenerate problem: zeros pass it") != std::string::npos);
   CHECK(xml.find("<property name=\"torch\" value=\"2.11.0\"/>") != std::string::npos);
   CHECK(count(xml, "<testcase ") == 4);
 }

@@ -221,3 +221,22 @@ problems:
   const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {run_timeout_s: 0}\nproblems:\n  - {id: a, file: p.py}\n");
   CHECK(error.find("`run_timeout_s` must be > 0") != std::string::npos);
 }
+
+TEST_CASE("degenerate: true needs a degenerate_reason, and reaches the planned jobs") {
+  TempDir dir;
+  const std::string head = "suite: s\ncandidates: p.py\nproblems:\n  - id: a\n    file: p.py\n";
+  CHECK(load_error(dir, head + "    degenerate: true\n    degenerate_reason: zeros pass it\n").empty());
+  const Suite suite = load_suite(dir.path() / "suite.yaml");
+  REQUIRE(suite.problems[0].degenerate_reason);
+  CHECK(*suite.problems[0].degenerate_reason == "zeros pass it");
+  CHECK(load_error(dir, head + "    degenerate: false\n").empty());
+  CHECK(!load_suite(dir.path() / "suite.yaml").problems[0].degenerate_reason);
+  CHECK(load_error(dir, head + "    degenerate: true\n").find(
+            ":6:17: problem 'a' is `degenerate: true` without a `degenerate_reason:`") != std::string::npos);
+  CHECK(load_error(dir, head + "    degenerate_reason: why\n").find("without `degenerate: true`") !=
+        std::string::npos);
+  CHECK(load_error(dir, head + "    degenerate: true\n    degenerate_reason: ''\n").find("must not be empty") !=
+        std::string::npos);
+  CHECK(load_error(dir, head + "    degenerate: maybe\n    degenerate_reason: x\n").find("true or false") !=
+        std::string::npos);
+}
