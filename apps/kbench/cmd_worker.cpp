@@ -10,6 +10,7 @@ void add_worker_command(CLI::App& app) {
   struct Args {
     std::string job_file, device = "cpu";
     bool probe = false;
+    bool validate = false, no_inductor = false;
     int result_fd = -1;
     int key_fd = -1;
   };
@@ -19,10 +20,14 @@ void add_worker_command(CLI::App& app) {
   worker->add_option("--job", args->job_file, "Job JSON written by the controller");
   worker->add_flag("--probe", args->probe, "Report the Python/torch/device environment");
   worker->add_option("--device", args->device, "Device for --probe");
+  worker->add_flag("--validate", args->validate, "Check the --job's problem (kbench validate)");
+  worker->add_flag("--no-inductor", args->no_inductor, "With --validate: skip the Inductor check");
   worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
   worker->add_option("--key-fd", args->key_fd, "Pipe holding the result frame's key")->required();
   worker->callback([args] {
     if (args->probe) worker_probe(args->device, args->result_fd, args->key_fd);
+    if (args->validate)
+      worker_validate(args->job_file, !args->no_inductor, args->result_fd, args->key_fd);
     worker_evaluate(args->job_file, args->result_fd, args->key_fd);
   });
 }

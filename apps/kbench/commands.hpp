@@ -15,6 +15,7 @@ void add_merge_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_import_command(CLI::App& app);
 void add_list_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
 
 // --problems, --levels, --tags, --limit on `cmd` (apps/kbench/selection_options.cpp).
 void add_selection_options(CLI::App* cmd, ProblemSelection& selection);

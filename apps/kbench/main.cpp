@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   kbench::cli::add_check_command(app);
   kbench::cli::add_import_command(app);
   kbench::cli::add_list_command(app);
+  kbench::cli::add_validate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

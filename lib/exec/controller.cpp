@@ -185,10 +185,11 @@ JobResult run_job(const Job& planned, const std::filesystem::path& job_dir, cons
   return run_job_held(planned, job_dir, slot, {});
 }
 
-JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
-                       const WorkerSlot& slot, const std::function<bool()>& hold) {
-  Job job = planned;
-  job.device = slot.device.empty() ? planned.device : slot.device;
+namespace {
+
+// A worker for `job` in `job_dir` (its job.json written there) with the job's limits, sandbox,
+// environment and the slot's GPU lock: the same for evaluations and `kbench validate`.
+WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot) {
   std::filesystem::create_directories(job_dir);
   const auto job_file = job_dir / "job.json";
   std::ofstream(job_file) << to_json(job).dump(2);
@@ -212,6 +213,16 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
     launch.waiting = [lock = slot.gpu_lock](const std::vector<pid_t>& pids) {
       return blocked_on_lock(pids, lock);
     };
+  return launch;
+}
+
+}  // namespace
+
+JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
+                       const WorkerSlot& slot, const std::function<bool()>& hold) {
+  Job job = planned;
+  job.device = slot.device.empty() ? planned.device : slot.device;
+  WorkerLaunch launch = job_launch(job, job_dir, slot);
   double start = unix_now();
   if (hold)
     launch.hold_until = [&] {
@@ -224,6 +235,27 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   JobResult result = interpret_outcome(job, outcome);
   result.schedule = ScheduleInfo{0, job.device, start, unix_now()};
   return result;
+}
+
+ProblemCheckOutcome check_problem_in_worker(const Job& job, const std::filesystem::path& job_dir,
+                                            const WorkerSlot& slot, bool inductor) {
+  WorkerLaunch launch = job_launch(job, job_dir, slot);
+  launch.args.push_back("--validate");
+  if (!inductor) launch.args.push_back("--no-inductor");
+  const auto outcome = run_worker_process(launch);
+  if (outcome.interrupted) throw Interrupted{};
+  ProblemCheckOutcome checked;
+  checked.peak_host_memory_bytes = outcome.peak_memory_bytes;
+  checked.wall_s = outcome.wall_s;
+  std::string why;
+  const auto payload = decode_result_frame(outcome.channel_bytes, outcome.channel_key, &why);
+  if (payload) {
+    checked.report = nlohmann::json::parse(*payload, nullptr, false);
+    if (!checked.report.is_discarded() && checked.report.is_object()) return checked;
+  }
+  // No valid frame: the reason (timeout, memory, signal) as `run` states it.
+  checked.report = {{"error", interpret_outcome(job, outcome).message}};
+  return checked;
 }
 
 nlohmann::json probe_environment(const std::string& device, const std::filesystem::path& work_dir) {

@@ -71,6 +71,17 @@ JobResult run_job(const Job& job, const std::filesystem::path& job_dir, const Wo
 JobResult run_job_held(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot,
                        const std::function<bool()>& hold);
 
+// `kbench validate`: the problem of `job` checked in a sandboxed worker (`kbench worker
+// --validate`, lib/worker/problem_validation.py) with the job's limits. `report` is the worker's
+// {"checks", "peak_memory_bytes"}, or {"error"} (also when it died: timeout, memory, signal).
+struct ProblemCheckOutcome {
+  nlohmann::json report;
+  std::uint64_t peak_host_memory_bytes = 0;  // the worker tree's peak RSS (watchdog scan)
+  double wall_s = 0;
+};
+ProblemCheckOutcome check_problem_in_worker(const Job& job, const std::filesystem::path& job_dir,
+                                            const WorkerSlot& slot, bool inductor);
+
 // Runs every job not skipped, one per slot at a time, in plan order of starting. After the
 // first interrupt no job starts and running ones finish; after the second, running ones are
 // killed and not recorded. Returns how many jobs finished.

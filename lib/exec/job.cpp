@@ -40,7 +40,7 @@ nlohmann::json to_json(const Job& job) {
   settings["flag_speedup_above"] = s.flag_speedup_above;
   settings["alt_inputs"] = s.alt_inputs;
   settings["skip_checks"] = s.skip_checks;
-  nlohmann::json json = {{"problem_id", job.problem_id},
+  return {{"problem_id", job.problem_id},
           {"problem_file", job.problem_file.string()},
           {"level", job.level},
           {"tags", job.tags},
@@ -50,8 +50,6 @@ nlohmann::json to_json(const Job& job) {
           {"settings", settings},
           {"size_overrides", job.size_overrides},
           {"alt_size_overrides", job.alt_size_overrides}};
-  if (job.degenerate_reason) json["degenerate_reason"] = *job.degenerate_reason;
-  return json;
 }
 
 Job job_from_json(const nlohmann::json& json) {
@@ -102,7 +100,6 @@ Job job_from_json(const nlohmann::json& json) {
   job.settings.skip_checks = s.value("skip_checks", std::vector<std::string>{});
   job.size_overrides = json.at("size_overrides");
   job.alt_size_overrides = json.value("alt_size_overrides", nlohmann::json::object());
-  if (json.contains("degenerate_reason")) job.degenerate_reason = json["degenerate_reason"].get<std::string>();
   return job;
 }
 
@@ -167,7 +164,6 @@ std::vector<Job> plan_jobs(const Suite& suite, const std::string& device) {
       job.candidate_file = file;
       job.device = device;
       job.settings = problem.settings;
-      job.degenerate_reason = problem.degenerate_reason;
       if (auto it = problem.sizes.find(kind); it != problem.sizes.end())
         job.size_overrides = it->second;
       if (auto it = problem.alt_sizes.find(kind); it != problem.alt_sizes.end())

@@ -2,7 +2,6 @@
 // One unit of work: a problem x candidate on one device. The controller writes it as JSON for
 // the worker process, which needs nothing else to run.
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +23,6 @@ struct Job {
   EvalSettings settings;
   nlohmann::json size_overrides = nlohmann::json::object();  // constants for this device kind
   nlohmann::json alt_size_overrides = nlohmann::json::object();  // the alt-shape trial's; {}: none
-  std::optional<std::string> degenerate_reason;  // the problem's, when the suite marks it degenerate
 };
 
 nlohmann::json to_json(const Job& job);

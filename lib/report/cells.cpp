@@ -15,10 +15,6 @@ std::string flags_text(const JobResult& r) {
   return out;
 }
 
-std::string degenerate_text(const JobResult& r) {
-  return r.job.degenerate_reason ? "degenerate problem: " + *r.job.degenerate_reason : "";
-}
-
 std::string time_cell(const JobResult& r, const std::string& variant) {
   const auto it = r.timings.find(variant);
   if (it == r.timings.end()) return "-";

@@ -14,9 +14,6 @@ std::string ratio(double x);
 std::string speedup_cell(const JobResult& r, const std::string& baseline);
 // The result's flags (diagnostics.flags: uncertain integrity findings) joined by "; ", or "".
 std::string flags_text(const JobResult& r);
-// "degenerate problem: REASON" when the suite marks the result's problem `degenerate: true`,
-// else "": every format shows it next to the result, so a pass on it is read for what it is.
-std::string degenerate_text(const JobResult& r);
 // The first line of `text`, cut to `width` characters with "...".
 std::string shorten(const std::string& text, std::size_t width);
 

@@ -69,7 +69,8 @@ std::string csv_report(const RunReport& report) {
       for (auto& f : speedup_fields(r, baseline)) fields.push_back(std::move(f));
     fields.push_back(r.message);
     fields.push_back(flags_text(r));
-    fields.push_back(r.job.degenerate_reason.value_or(""));
+    const auto degenerate = report.degenerate_problems.find(r.job.problem_id);
+    fields.push_back(degenerate == report.degenerate_problems.end() ? "" : degenerate->second);
     write_row(out, fields);
   }
   return out.str();

@@ -40,7 +40,7 @@ std::string results_table(const RunReport& report) {
       "<th>vs inductor</th><th>message</th></tr>\n";
   for (const auto& r : report.results) {
     std::string message = r.message;
-    for (const auto& note : {flags_text(r).empty() ? "" : "flagged: " + flags_text(r), degenerate_text(r)})
+    for (const auto& note : {flags_text(r).empty() ? "" : "flagged: " + flags_text(r), degenerate_text(report, r)})
       if (!note.empty()) message += (message.empty() ? "" : " ") + note;
     out += fmt::format(
         "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"status\">{}"

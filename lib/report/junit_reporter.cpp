@@ -66,7 +66,7 @@ std::string junit_report(const RunReport& report) {
     out << fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"",
                        escape_xml(r.job.problem_id), escape_xml(r.job.candidate), r.wall_s);
     std::string notes = flags_text(r).empty() ? "" : "flagged: " + flags_text(r);
-    if (const auto degenerate = degenerate_text(r); !degenerate.empty())
+    if (const auto degenerate = degenerate_text(report, r); !degenerate.empty())
       notes += (notes.empty() ? "" : "\n") + degenerate;
     const std::string system_out =
         notes.empty() ? "" : fmt::format("      <system-out>{}</system-out>\n", escape_xml(notes));

@@ -23,11 +23,11 @@ std::string cell(const std::string& text) {
   return out;
 }
 
-std::string row(const JobResult& r) {
+std::string row(const RunReport& report, const JobResult& r) {
   std::string note = is_correct(r.status) ? "" : shorten(r.message, 160);
   if (const auto flags = flags_text(r); !flags.empty())
     note += (note.empty() ? "" : " ") + std::string("flagged: ") + shorten(flags, 160);
-  if (const auto degenerate = degenerate_text(r); !degenerate.empty())
+  if (const auto degenerate = degenerate_text(report, r); !degenerate.empty())
     note += (note.empty() ? "" : " ") + shorten(degenerate, 160);
   return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(r.job.problem_id),
                      cell(r.job.candidate), to_string(r.status), time_cell(r, "candidate"),
@@ -65,7 +65,7 @@ std::string markdown_report(const RunReport& report, const MarkdownLimits& limit
       next = fmt::format("\n<details><summary>{} more results</summary>\n\n{}", total - shown, kHeader);
       folded = true;
     }
-    next += row(report.results[shown]);
+    next += row(report, report.results[shown]);
     if (out.size() + next.size() + kTailReserve > limits.max_bytes) {
       if (shown == limits.table_rows) folded = false;  // the fold was not written
       break;

@@ -38,6 +38,7 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
     if (!ignore_env) check_same_environment(first, first_name, report, name);
     merged.started_at = std::min(merged.started_at, report.started_at);  // ISO 8601 sorts
     merged.planned_jobs += report.planned_jobs;
+    merged.degenerate_problems.insert(report.degenerate_problems.begin(), report.degenerate_problems.end());
     for (const auto& r : report.results) {
       const auto key = std::make_pair(r.job.problem_id, r.job.candidate);
       const auto [it, fresh] = seen.emplace(key, name);

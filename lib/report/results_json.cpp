@@ -12,6 +12,11 @@
 
 namespace kbench {
 
+std::string degenerate_text(const RunReport& report, const JobResult& r) {
+  const auto it = report.degenerate_problems.find(r.job.problem_id);
+  return it == report.degenerate_problems.end() ? "" : "degenerate problem: " + it->second;
+}
+
 std::string utc_now_iso8601() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm utc{};
@@ -89,10 +94,6 @@ nlohmann::json result_json(const JobResult& r) {
           {"speedup_vs_eager", optional_number(speedup_vs(r, "eager"))},
           {"speedup_vs_inductor", optional_number(speedup_vs(r, "inductor"))},
           {"wall_s", r.wall_s}};
-  if (r.job.degenerate_reason) {  // absent: not degenerate (docs/results-format.md)
-    out["degenerate"] = true;
-    out["degenerate_reason"] = *r.job.degenerate_reason;
-  }
   if (r.schedule) {
     out["schedule"] = {{"slot", r.schedule->slot},
                        {"device", r.schedule->device},
@@ -163,7 +164,15 @@ nlohmann::json summary_json(const SummaryMetrics& m, std::size_t planned_jobs) {
 
 nlohmann::json results_json(const RunReport& report) {
   nlohmann::json results = nlohmann::json::array();
-  for (const auto& r : report.results) results.push_back(result_json(r));
+  for (const auto& r : report.results) {
+    results.push_back(result_json(r));
+    // Absent: not degenerate (docs/results-format.md). Journal lines leave it out: a resumed
+    // run takes it from the suite.
+    if (auto it = report.degenerate_problems.find(r.job.problem_id); it != report.degenerate_problems.end()) {
+      results.back()["degenerate"] = true;
+      results.back()["degenerate_reason"] = it->second;
+    }
+  }
   return {{"schema_version", kResultsSchemaVersion},
           {"kbench_version", kVersion},
           {"suite", {{"name", report.suite_name}, {"file", report.suite_file.string()}}},

@@ -68,9 +68,6 @@ JobResult read_result(const nlohmann::json& j, const std::string& where, const s
   r.job.problem_file = get<std::string>(j, "problem_file", where);
   r.job.level = get<int>(j, "level", where);
   r.job.tags = get<std::vector<std::string>>(j, "tags", where);
-  if (j.contains("degenerate") && !j["degenerate"].is_boolean())
-    throw Malformed(where + ".degenerate: must be true or false");
-  if (j.value("degenerate", false)) r.job.degenerate_reason = get<std::string>(j, "degenerate_reason", where);
   r.job.device = device;
   const auto status = get<std::string>(j, "status", where);
   const auto parsed = status_from_string(status);
@@ -123,8 +120,16 @@ RunReport read_results_json(const nlohmann::json& json, const std::string& sourc
     if (!report.environment.is_object()) throw Malformed("environment: must be an object");
     const auto& results = field(json, "results", "file");
     if (!results.is_array()) throw Malformed("results: must be an array");
-    for (std::size_t i = 0; i < results.size(); ++i)
-      report.results.push_back(read_result(results[i], fmt::format("results[{}]", i), report.device));
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const auto where = fmt::format("results[{}]", i);
+      report.results.push_back(read_result(results[i], where, report.device));
+      const auto& r = results[i];
+      if (r.contains("degenerate") && !(r["degenerate"].is_boolean() && r["degenerate"].get<bool>()))
+        throw Malformed(where + ".degenerate: only `true` is written (absent: not degenerate)");
+      if (r.contains("degenerate"))
+        report.degenerate_problems[report.results.back().job.problem_id] =
+            get<std::string>(r, "degenerate_reason", where);
+    }
     // planned_evaluations keeps an interrupted run incomplete after reading.
     const auto& summary = field(json, "summary", "file");
     report.planned_jobs = get<std::size_t>(summary, "planned_evaluations", "summary");

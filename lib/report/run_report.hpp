@@ -1,6 +1,7 @@
 #pragma once
 // Everything a report shows about one run; every reporter reads only this.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,13 @@ struct RunReport {
   nlohmann::json environment = nlohmann::json::object();
   std::size_t planned_jobs = 0;
   std::vector<JobResult> results;  // finished so far, in plan order
+  // Problem id -> the suite's `degenerate_reason` for problems marked `degenerate: true`; every
+  // report shows it next to those problems' results (docs/suite-format.md#degenerate-problems).
+  std::map<std::string, std::string> degenerate_problems;
 };
+
+// "degenerate problem: REASON" when `r`'s problem is marked degenerate in `report`, else "".
+std::string degenerate_text(const RunReport& report, const JobResult& r);
 
 // Results-file schema version "major.minor" (docs/results-format.md).
 inline constexpr const char* kResultsSchemaVersion = "1.0";

@@ -41,7 +41,7 @@ std::string terminal_table(const RunReport& report) {
     const auto& r = report.results[i];
     if (!is_correct(r.status) && !r.message.empty()) out += "    -> " + shorten(r.message, 110) + "\n";
     if (const auto flags = flags_text(r); !flags.empty()) out += "    !! flagged: " + shorten(flags, 106) + "\n";
-    if (const auto degenerate = degenerate_text(r); !degenerate.empty())
+    if (const auto degenerate = degenerate_text(report, r); !degenerate.empty())
       out += "    !! " + shorten(degenerate, 113) + "\n";
   }
   return out;

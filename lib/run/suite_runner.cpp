@@ -12,17 +12,12 @@
 #include "exec/controller.hpp"
 #include "report/results_json.hpp"
 #include "run/journal.hpp"
+#include "run/work_dir.hpp"
 #include "report/terminal_table.hpp"
 #include "suite/suite.hpp"
 
 namespace kbench {
 namespace {
-
-std::filesystem::path make_temp_dir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "kbench-run-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw EnvironmentError("cannot create a temporary directory");
-  return pattern;
-}
 
 // CLI overrides, validated like the suite's own values.
 void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
@@ -101,6 +96,8 @@ RunReport run_suite(const SuiteRunOptions& options) {
   report.device = device;
   report.started_at = utc_now_iso8601();
   report.planned_jobs = jobs.size();
+  for (const auto& p : suite.problems)
+    if (p.degenerate_reason) report.degenerate_problems[p.id] = *p.degenerate_reason;
 
   // Results by plan index: reports list them in plan order whatever order they finish in.
   std::vector<std::optional<JobResult>> by_index(jobs.size());
@@ -132,11 +129,9 @@ RunReport run_suite(const SuiteRunOptions& options) {
   const std::size_t already_done = report.results.size();
 
   const bool temporary = !options.work_dir;
-  const auto work_dir = temporary ? make_temp_dir() : *options.work_dir;
+  const auto work_dir = temporary ? make_temp_work_dir("kbench-run") : *options.work_dir;
   std::filesystem::create_directories(work_dir);
-  const char* runtime_dir = std::getenv("XDG_RUNTIME_DIR");
-  const std::filesystem::path lock_dir =
-      runtime_dir && std::filesystem::is_directory(runtime_dir) ? runtime_dir : "/tmp";
+  const std::filesystem::path lock_dir = gpu_lock_dir();
   ControllerOptions controller;
   controller.work_dir = work_dir;
   controller.slots = plan_slots(devices, options.jobs, options.workers_per_gpu.value_or(2), lock_dir);

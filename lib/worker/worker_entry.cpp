@@ -11,7 +11,9 @@
 
 #include "exec/result_channel.hpp"
 #include "worker/evaluation.hpp"
+#include "worker/gpu_lock.hpp"
 #include "worker/phase_signal.hpp"
+#include "worker/problem_validation.hpp"
 #include "worker/python_runtime.hpp"
 
 namespace kbench {
@@ -98,6 +100,22 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
                                            {"held_s", held_s},
                                            {"evaluate_s", seconds_since(evaluation_started)}};
   deliver(result_fd, worker_message(result));
+}
+
+void worker_validate(const std::filesystem::path& job_file, bool inductor, int result_fd, int key_fd) {
+  protect_channel(result_fd);
+  read_key(key_fd);
+  nlohmann::json message;
+  try {
+    const Job job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
+    start_python_with_imports();
+    // GPU work, as a run's shared phases: no `run` worker times on this GPU meanwhile.
+    GpuLock::instance().hold(GpuLock::Mode::shared);
+    message = validate_problem(job, inductor);
+  } catch (const std::exception& e) {
+    message = {{"error", e.what()}};
+  }
+  deliver(result_fd, message);
 }
 
 void worker_probe(const std::string& device, int result_fd, int key_fd) {

@@ -10,6 +10,9 @@ namespace kbench {
 
 [[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd,
                                   int key_fd);
+// `kbench validate`: the problem of `job_file` checked on its device (worker/problem_validation.hpp).
+[[noreturn]] void worker_validate(const std::filesystem::path& job_file, bool inductor, int result_fd,
+                                  int key_fd);
 [[noreturn]] void worker_probe(const std::string& device, int result_fd, int key_fd);
 
 }  // namespace kbench

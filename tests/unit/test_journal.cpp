@@ -4,11 +4,13 @@
 
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "error_of.hpp"
 #include "report/results_json.hpp"
 #include "run/journal.hpp"
 #include "temp_dir.hpp"
 
 using namespace kbench;
+using kbench::test::error_of;
 
 namespace {
 
@@ -52,16 +54,6 @@ JobResult sample_result(const Job& job, double sample) {
   return r;
 }
 
-// The message of the InputError `f` throws ("" when it throws none).
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 std::string read_all(const std::filesystem::path& file) {
   std::stringstream s;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "error_of.hpp"
 #include "exec/job.hpp"
 #include "kernelbench_tree.hpp"
 #include "run_kbench.hpp"
@@ -14,31 +15,15 @@
 
 using namespace kbench;
 using kbench::test::TempDir;
+using kbench::test::error_of;
+using kbench::test::read_text;
 
 namespace {
-
-std::string read(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<std::string> ids_of(const Suite& suite) {
   std::vector<std::string> ids;
   for (const auto& p : suite.problems) ids.push_back(p.id);
   return ids;
-}
-
-// The message of the InputError `action` throws ("" when it throws none).
-template <typename F>
-std::string error_of(F action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -83,7 +68,7 @@ TEST_CASE("a KernelBench checkout imports into a suite that loads and plans") {
   SECTION("default levels, default candidates: ids, levels, tags, relative paths, KB tolerances") {
     const auto problems = import_kernelbench(options);
     REQUIRE(problems.size() == 7);
-    const auto text = read(options.output);
+    const auto text = read_text(options.output);
     CHECK(text.find("file: \"../kb/KernelBench/level1/19_ReLU.py\"") != std::string::npos);
     CHECK(text.find("get_tolerance_for_precision") != std::string::npos);
     CHECK(text.find(dir.path().string()) == std::string::npos);  // nothing absolute
@@ -140,7 +125,7 @@ TEST_CASE("a KernelBench checkout imports into a suite that loads and plans") {
   SECTION("refusals: existing output, output inside the checkout, missing level") {
     dir.write("suites/kb.yaml", "keep me\n");
     CHECK(error_of([&] { import_kernelbench(options); }).find("--force") != std::string::npos);
-    CHECK(read(options.output) == "keep me\n");
+    CHECK(read_text(options.output) == "keep me\n");
     options.force = true;
     CHECK(import_kernelbench(options).size() == 7);
     options.output = dir.path() / "kb" / "suite.yaml";

@@ -1,0 +1,36 @@
+#include "worker/problem_validation.hpp"
+
+#include <pybind11/eval.h>
+#include <pybind11/pybind11.h>
+
+#include "problem_validation_source.hpp"  // generated: kProblemValidationSource
+#include "suite/tolerance.hpp"
+#include "worker/python_runtime.hpp"
+
+namespace py = pybind11;
+
+namespace kbench {
+
+nlohmann::json validate_problem(const Job& job, bool inductor) {
+  const Tolerance defaults = default_tolerance(job.settings.dtype);
+  const nlohmann::json request = {{"problem_file", job.problem_file.string()},
+                                  {"device", job.device},
+                                  {"dtype", job.settings.dtype},
+                                  {"sizes", job.size_overrides},
+                                  {"atol", job.settings.atol.value_or(defaults.atol)},
+                                  {"rtol", job.settings.rtol.value_or(defaults.rtol)},
+                                  {"inductor", inductor}};
+  try {
+    // A fresh namespace, as for the static analyzer: nothing of it is left in sys.modules.
+    py::dict scope;
+    scope["__builtins__"] = py::module_::import("builtins");
+    scope["__name__"] = "kbench_problem_validation";
+    py::exec(kProblemValidationSource, scope);
+    const auto text = scope["validate"](request.dump()).cast<std::string>();
+    return nlohmann::json::parse(text);
+  } catch (const py::error_already_set& e) {
+    return {{"error", describe_python_error(e)}};
+  }
+}
+
+}  // namespace kbench
