@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "core/error.hpp"
 #include "report/report_merge.hpp"
 #include "report/results_json.hpp"
 #include "report/results_reader.hpp"
@@ -16,6 +17,7 @@ void add_merge_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto output = std::make_shared<std::string>();
   auto ignore_env = std::make_shared<bool>(false);
+  auto require_complete = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("merge", "Join results files (e.g. of --shard runs) into one, "
                                           "recomputing the summary");
   cmd->add_option("results", *files, "Results JSON files")->required()->check(CLI::ExistingFile);
@@ -24,11 +26,20 @@ void add_merge_command(CLI::App& app) {
       ->required();
   cmd->add_flag("--ignore-env", *ignore_env,
                 "Merge even when environment.device_name or environment.torch differ");
-  cmd->callback([files, output, ignore_env] {
+  cmd->add_flag("--require-complete", *require_complete,
+                "Refuse (exit 2) an input whose run did not finish, e.g. a killed shard");
+  cmd->callback([files, output, ignore_env, require_complete] {
     const bool to_stdout = *output == "-";
     if (!to_stdout) check_writable(*output);
     std::vector<std::pair<std::string, RunReport>> reports;
-    for (const auto& f : *files) reports.emplace_back(f, read_results_file(f));
+    for (const auto& f : *files) {
+      reports.emplace_back(f, read_results_file(f));
+      const RunReport& r = reports.back().second;
+      if (*require_complete && r.results.size() != r.planned_jobs)
+        throw InputError(fmt::format("{}: incomplete ({} of {} evaluations finished); finish it first "
+                                     "(kbench run ... --resume) or merge without --require-complete",
+                                     f, r.results.size(), r.planned_jobs));
+    }
     const RunReport merged = merge_reports(reports, *ignore_env);
     if (to_stdout) {
       // stdout carries the JSON alone; the summary goes to stderr.
