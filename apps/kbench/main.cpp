@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   kbench::cli::add_merge_command(app);
   kbench::cli::add_check_command(app);
   kbench::cli::add_slurm_command(app);
+  kbench::cli::add_history_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
