@@ -1,6 +1,8 @@
 // The sbatch files of `kbench slurm`: what they ask Slurm for, how they quote, and that the merge
 // script, run by bash as Slurm would, merges shards and applies the regression gate. The real
 // scheduler is exercised by tests/cluster/test_slurm.sh.
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <sys/wait.h>
 
@@ -10,6 +12,7 @@
 #include "report/results_json.hpp"
 #include "run/shard.hpp"
 #include "sample_report.hpp"
+#include "run_kbench.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
@@ -118,4 +121,23 @@ TEST_CASE("the merge script refuses missing shards, merges, and gates on the bas
 
   write_shards(1.5);  // every correct candidate 50% slower
   CHECK(run_bash(script) == 1);
+}
+
+TEST_CASE("kbench slurm writes the scripts once and refuses what would break its shards") {
+  test::TempDir dir;
+  const std::string suite = (test::kDataDir / "suites" / "cluster.yaml").string();
+  const std::string out = (dir.path() / "out").string();
+  const auto first = test::run_kbench(fmt::format("slurm {} --shards 3 --out {} -- --device cpu", suite, out));
+  INFO(first.output);
+  REQUIRE(first.exit_code == 0);
+  CHECK(first.output.find("sbatch --dependency=afterany:$jobid") != std::string::npos);
+  CHECK(std::filesystem::exists(dir.path() / "out" / "logs"));
+  // The same settings again: nothing changes. Other settings: refused, the journals belong to it.
+  CHECK(test::run_kbench(fmt::format("slurm {} --shards 3 --out {} -- --device cpu", suite, out)).exit_code == 0);
+  const auto other = test::run_kbench(fmt::format("slurm {} --shards 4 --out {}", suite, out));
+  CHECK(other.exit_code == 2);
+  CHECK(other.output.find("exists with other settings") != std::string::npos);
+  const auto ours = test::run_kbench(fmt::format("slurm {} --out {}/b -- --shard 1/2", suite, out));
+  CHECK(ours.exit_code == 2);
+  CHECK(ours.output.find("kbench slurm sets --shard") != std::string::npos);
 }
