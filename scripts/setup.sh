@@ -43,7 +43,7 @@ if [ ! -x "$VENV/bin/python3" ]; then
   "$BASE_PYTHON" -m venv "$VENV"
 fi
 if ! "$VENV/bin/python3" - <<'PY' 2>/dev/null
-import numpy, torch, triton, jsonschema
+import numpy, torch, triton, jsonschema, kubernetes_validate
 major, minor = (int(x) for x in torch.__version__.split(".")[:2])
 assert (major, minor) >= (2, 9), torch.__version__
 assert tuple(int(x) for x in numpy.__version__.split(".")[:2]) < (2, 4), numpy.__version__
@@ -51,7 +51,8 @@ PY
 then
   log "installing $TORCH_SPEC, triton and $NUMPY_SPEC into $VENV (several GB, once)"
   "$VENV/bin/python3" -m pip install -q --upgrade pip >/dev/null
-  "$VENV/bin/python3" -m pip install -q "$TORCH_SPEC" "$NUMPY_SPEC" pyyaml jsonschema
+  # kubernetes-validate: the Kubernetes manifests' schema check (tests: test_k8s_manifests).
+  "$VENV/bin/python3" -m pip install -q "$TORCH_SPEC" "$NUMPY_SPEC" pyyaml jsonschema kubernetes-validate
 fi
 
 # ccache: hash paths relative to the checkout so every clone shares one cache.
