@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
                "(Triton, CUDA, PyTorch) against PyTorch eager and TorchInductor."};
   app.set_version_flag("--version", kbench::kVersion);
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 done, 1 regression (compare --fail-on-regression) or a failed check-candidate, 2 bad input, 3 environment (Python/torch/GPU) unusable, "
+  app.footer("Exit codes: 0 done, 1 regression (compare --fail-on-regression, history trend) or a failed check-candidate, 2 bad input, 3 environment (Python/torch/GPU) unusable, "
              "4 internal error, 130 interrupted. See docs/cli.md.");
   kbench::cli::add_run_command(app);
   kbench::cli::add_worker_command(app);
