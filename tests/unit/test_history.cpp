@@ -131,3 +131,23 @@ TEST_CASE("kbench history add and trend: 12 nights, a planted slowdown in the la
   CHECK(calm.output.find("**Regression gate:** pass") != std::string::npos);
   CHECK(calm.output.find("### Change points\n\nnone") != std::string::npos);
 }
+
+TEST_CASE("kbench history: bad input is exit 2 with what to do") {
+  test::TempDir dir;
+  const auto files = test::write_nightly_runs(dir.path(), 1, 1.0);
+  const std::string db = (dir.path() / "h.sqlite").string();
+  REQUIRE(test::run_kbench(fmt::format("history add {} --db {}", files[0].string(), db)).exit_code == 0);
+  const auto since = test::run_kbench(fmt::format("history trend --db {} --since yesterday", db));
+  CHECK(since.exit_code == 2);
+  CHECK(since.output.find("give a date, YYYY-MM-DD") != std::string::npos);
+  const auto suite = test::run_kbench(fmt::format("history trend --db {} --suite level9", db));
+  CHECK(suite.exit_code == 2);
+  CHECK(suite.output.find("it holds: nightly") != std::string::npos);
+  CHECK(test::run_kbench(fmt::format("history add {} --db mysql://host/db", files[0].string())).exit_code == 2);
+  CHECK(test::run_kbench(fmt::format("history add {} --db {}/no/such/dir/h.sqlite", files[0].string(),
+                                     dir.path().string())).exit_code == 2);
+  // One run: nothing to compare with, said so; not a failure.
+  const auto alone = test::run_kbench(fmt::format("history trend --db {}", db));
+  CHECK(alone.exit_code == 0);
+  CHECK(alone.output.find("no earlier run on CPU with torch 2.11.0") != std::string::npos);
+}
