@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "number_option.hpp"
 #include "report/compare_render.hpp"
 #include "report/results_json.hpp"
 #include "report/results_reader.hpp"
@@ -48,7 +49,7 @@ void add_compare_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--fail-on-regression", args->fail_percent,
                   "Exit 1 when a candidate is SLOWER by >= PCT percent or newly failing")
-      ->check(CLI::NonNegativeNumber)
+      ->check(documented_range("--fail-on-regression"))
       ->type_name("PCT");
   cmd->add_flag("--ignore-env", args->options.ignore_env,
                 "Compare even when environment.device_name or environment.torch differ");
