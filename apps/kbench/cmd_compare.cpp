@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "number_option.hpp"
 #include "report/compare_render.hpp"
+#include "report/output_paths.hpp"
 #include "report/results_json.hpp"
 #include "report/results_reader.hpp"
 
@@ -67,8 +68,14 @@ void add_compare_command(CLI::App& app) {
       ->group("Output");
   cmd->callback([args] {
     // A bad output path fails before any reading or printing (exit 2).
-    for (const auto* target : {&args->md, &args->json, &args->junit})
-      if (!target->empty() && *target != "-") check_writable(*target);
+    std::vector<NamedPath> outputs;
+    for (const auto& [flag, target] : {std::pair{"--md", &args->md}, std::pair{"--json", &args->json},
+                                       std::pair{"--junit", &args->junit}})
+      if (!target->empty()) outputs.push_back({flag, *target});
+    check_output_paths(outputs, {{"the baseline results", args->base_file},
+                                 {"the new results", args->new_file}});
+    for (const auto& o : outputs)
+      if (o.path != "-") check_writable(o.path);
     const RunReport base = read_results_file(args->base_file);
     const RunReport next = read_results_file(args->new_file);
     const Comparison c = compare_reports(base, args->base_file, next, args->new_file, args->options);

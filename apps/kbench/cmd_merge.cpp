@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "report/output_paths.hpp"
 #include "report/report_merge.hpp"
 #include "report/results_json.hpp"
 #include "report/results_reader.hpp"
@@ -26,6 +27,9 @@ void add_merge_command(CLI::App& app) {
                 "Merge even when environment.device_name or environment.torch differ");
   cmd->callback([files, output, ignore_env] {
     const bool to_stdout = *output == "-";
+    std::vector<NamedPath> inputs;
+    for (const auto& f : *files) inputs.push_back({"an input", f});
+    check_output_paths({{"-o", *output}}, inputs);
     if (!to_stdout) check_writable(*output);
     std::vector<std::pair<std::string, RunReport>> reports;
     for (const auto& f : *files) reports.emplace_back(f, read_results_file(f));
