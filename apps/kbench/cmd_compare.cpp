@@ -32,6 +32,7 @@ struct CompareArgs {
   std::string base_file, new_file;
   std::optional<double> fail_percent;
   CompareOptions options;
+  GateOptions gate;
   std::string md, json, junit;
 };
 
@@ -57,6 +58,12 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--baseline", args->options.baseline,
                   "Speedup column vs eager or inductor (default: inductor when timed)")
       ->check(CLI::IsMember({"eager", "inductor"}));
+  cmd->add_flag("--allow-incomplete", args->gate.allow_incomplete,
+                "Gate (--fail-on-regression) even when a file is an interrupted run");
+  cmd->add_flag("--allow-suite-mismatch", args->gate.allow_suite_mismatch,
+                "Gate even when the files are runs of differently named suites");
+  cmd->add_flag("--allow-plan-change", args->gate.allow_plan_change,
+                "Gate even when evaluations are missing from NEW or new in it");
   cmd->add_option("--md", args->md, "Write Markdown (e.g. for $GITHUB_STEP_SUMMARY) to FILE or -")
       ->type_name("FILE|-")
       ->group("Output");
@@ -80,6 +87,8 @@ void add_compare_command(CLI::App& app) {
     const RunReport next = read_results_file(args->new_file);
     const Comparison c = compare_reports(base, args->base_file, next, args->new_file, args->options);
     const auto fail = args->fail_percent;
+    // A gate judges every evaluation of BASE, or refuses before printing anything.
+    if (fail) check_gate_inputs(base, args->base_file, next, args->new_file, c, args->gate);
     // With a report on stdout, the table goes to stderr so stdout stays machine-readable.
     const bool report_on_stdout = args->md == "-" || args->json == "-" || args->junit == "-";
     std::fputs((compare_table(c, fail) + "\n" + compare_summary_line(c) + "\n").c_str(),

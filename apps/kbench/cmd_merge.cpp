@@ -17,6 +17,7 @@ void add_merge_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto output = std::make_shared<std::string>();
   auto ignore_env = std::make_shared<bool>(false);
+  auto allow_suite_mismatch = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("merge", "Join results files (e.g. of --shard runs) into one, "
                                           "recomputing the summary");
   cmd->add_option("results", *files, "Results JSON files")->required()->check(CLI::ExistingFile);
@@ -25,7 +26,9 @@ void add_merge_command(CLI::App& app) {
       ->required();
   cmd->add_flag("--ignore-env", *ignore_env,
                 "Merge even when environment.device_name or environment.torch differ");
-  cmd->callback([files, output, ignore_env] {
+  cmd->add_flag("--allow-suite-mismatch", *allow_suite_mismatch,
+                "Merge results of differently named suites");
+  cmd->callback([files, output, ignore_env, allow_suite_mismatch] {
     const bool to_stdout = *output == "-";
     std::vector<NamedPath> inputs;
     for (const auto& f : *files) inputs.push_back({"an input", f});
@@ -33,7 +36,7 @@ void add_merge_command(CLI::App& app) {
     if (!to_stdout) check_writable(*output);
     std::vector<std::pair<std::string, RunReport>> reports;
     for (const auto& f : *files) reports.emplace_back(f, read_results_file(f));
-    const RunReport merged = merge_reports(reports, *ignore_env);
+    const RunReport merged = merge_reports(reports, *ignore_env, *allow_suite_mismatch);
     if (to_stdout) {
       // stdout carries the JSON alone; the summary goes to stderr.
       std::fputs((results_json(merged).dump(2) + "\n").c_str(), stdout);

@@ -146,3 +146,44 @@ TEST_CASE("kbench compare exit codes: 0 no regression, 1 regression, 2 bad input
   CHECK(test::run_kbench("compare " + a + " " + junk).exit_code == 2);
   CHECK(test::run_kbench("compare " + a + " " + (dir.path() / "missing.json").string()).exit_code == 2);
 }
+
+// Issue 17, defect 4: a gate judges every evaluation of BASE, or refuses (exit 2).
+TEST_CASE("the regression gate refuses an incomplete NEW, another suite or another plan") {
+  test::TempDir dir;
+  auto save = [&](const std::string& name, const RunReport& report) {
+    const auto file = (dir.path() / name).string();
+    std::ofstream(file) << results_json(report).dump(2);
+    return file;
+  };
+  const auto base = save("base.json", test::noisy_report(1));
+  auto partial = test::noisy_report(101);
+  partial.results.resize(2);  // interrupted: 2 of 4
+  const auto incomplete = save("incomplete.json", partial);
+  auto renamed = test::noisy_report(101);
+  renamed.suite_name = "another-suite";
+  const auto other_suite = save("other_suite.json", renamed);
+  auto fewer = test::noisy_report(101);
+  fewer.results.pop_back();
+  fewer.planned_jobs = fewer.results.size();  // complete, but of a smaller plan
+  const auto other_plan = save("other_plan.json", fewer);
+
+  const std::tuple<std::string, std::string, std::string> cases[] = {
+      {incomplete, "incomplete run (2 of 4 evaluations)", "--allow-incomplete"},
+      {other_suite, "is suite 'another-suite'", "--allow-suite-mismatch"},
+      {other_plan, "the plans differ: 1 evaluation(s)", "--allow-plan-change"},
+  };
+  for (const auto& [next, expected, flag] : cases) {
+    const auto gate = test::run_kbench("compare " + base + " " + next + " --fail-on-regression 5");
+    INFO(gate.output);
+    CHECK(gate.exit_code == 2);
+    CHECK(gate.output.find(expected) != std::string::npos);
+    CHECK(gate.output.find(flag) != std::string::npos);
+    CHECK(gate.output.find("p1_triton.py") == std::string::npos);  // refused before the table
+    // Allowed explicitly, the gate judges what both have; without a gate, the table is shown.
+    const auto allowed = test::run_kbench("compare " + base + " " + next + " --fail-on-regression 5 " +
+                                          (flag == "--allow-incomplete" ? flag + " --allow-plan-change" : flag));
+    INFO(allowed.output);
+    CHECK(allowed.exit_code == 0);
+    CHECK(test::run_kbench("compare " + base + " " + next).exit_code == 0);
+  }
+}

@@ -75,3 +75,13 @@ TEST_CASE("merge refuses duplicates and other environments, and keeps incomplete
   CHECK(merged.results.size() == 5);
   CHECK(results_json(merged)["complete"] == false);
 }
+
+// Issue 17, defect 4.
+TEST_CASE("merge refuses runs of two suites unless told") {
+  RunReport a = test::sample_report();
+  RunReport b = test::sample_report();
+  b.suite_name = "another-suite";
+  for (auto& r : b.results) r.job.problem_id += "_b";
+  CHECK_THROWS_AS(merge_reports({{"a", a}, {"b", b}}, false), InputError);
+  CHECK(merge_reports({{"a", a}, {"b", b}}, false, true).results.size() == 2 * a.results.size());
+}
