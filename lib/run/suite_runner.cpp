@@ -190,10 +190,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
     if (environment_known) return;
     report.environment = probe.get();
     environment_known = true;
-    log(fmt::format("kbench: {} | torch {} | triton {} | CUDA {} | driver {}",
-                    report.environment.value("device_name", "?"),
-                    report.environment.value("torch", "?"), report.environment.value("triton", "?"),
-                    report.environment.value("cuda", "-"), report.environment.value("driver", "-")));
+    log("kbench: " + environment_line(report.environment, device));
     reporters.write(report);
   };
 

@@ -187,3 +187,15 @@ TEST_CASE("the regression gate refuses an incomplete NEW, another suite or anoth
     CHECK(test::run_kbench("compare " + base + " " + next).exit_code == 0);
   }
 }
+
+// Issue 17, defect 10: CPU speedups are tiny; the table keeps their digits.
+TEST_CASE("tiny speedups keep significant digits in the compare table") {
+  RunReport slow = test::sample_report();
+  slow.results[0] = test::sample_result("p1", "p1_triton.py", Status::ok, {400, 410, 420},
+                                        {1.0, 1.0, 1.0}, {2.0, 2.0, 2.0});
+  const auto c = compare_reports(slow, "a", slow, "a");
+  const auto table = compare_table(c, std::nullopt);
+  INFO(table);
+  CHECK(table.find("0.00x") == std::string::npos);
+  CHECK(table.find("0.00488x -> 0.00488x") != std::string::npos);  // vs Inductor, 2 / 410
+}

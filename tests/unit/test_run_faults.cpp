@@ -145,4 +145,8 @@ TEST_CASE("second Ctrl-C kills the running worker and still keeps the results fi
   CHECK(json["complete"] == false);
   CHECK(json["results"].empty());
   CHECK(json["summary"]["planned_evaluations"] == 2);
+  // The second Ctrl-C says what it does (issue 17, defect 10).
+  std::stringstream err;
+  err << std::ifstream(results.string() + ".stderr").rdbuf();
+  CHECK(err.str().find("interrupted again: killing the running jobs") != std::string::npos);
 }
