@@ -109,7 +109,7 @@ class SuiteParser {
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                   const std::string& where) const {
     for (const auto& item : map) {
-      const auto key = item.first.as<std::string>();
+      const auto key = key_of(item.first);
       if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
       const auto hint = closest_match(key, allowed);
       fail(item.first, fmt::format("unknown key '{}' in {}{}; allowed: {}", key, where,
@@ -127,6 +127,12 @@ class SuiteParser {
       fail(node, fmt::format("expected {}, got '{}'", type_name, node.Scalar()));
     }
   }
+  // A mapping key as text; YAML also allows lists and mappings as keys (`[a]: 1`).
+  std::string key_of(const YAML::Node& key) const {
+    if (!key.IsScalar()) fail(key, "a key must be a plain name, not a list or a mapping");
+    return key.Scalar();
+  }
+
   // YAML keeps every key of a mapping, and lookups return the first: a second `suite:` or
   // `timeout_s:` would be silently ignored.
   void check_no_duplicate_keys(const YAML::Node& node) const {
@@ -333,11 +339,11 @@ class SuiteParser {
     if (!node.IsMap()) fail(node, "`sizes:` and `alt_sizes:` map a device kind (cpu, cuda) to constants");
     check_keys(node, kDeviceKinds, "sizes");
     for (const auto& item : node) {
-      const auto kind = item.first.as<std::string>();
+      const auto kind = key_of(item.first);
       if (!item.second.IsMap()) fail(item.second, "expected a mapping CONSTANT: value");
       nlohmann::json constants = nlohmann::json::object();
       for (const auto& constant : item.second) {
-        const auto name = constant.first.as<std::string>();
+        const auto name = key_of(constant.first);
         const auto& value = constant.second;
         if (!value.IsScalar() || value.Tag() == "!") fail(value, "size constants must be numbers");
         long long as_integer = 0;
@@ -359,6 +365,14 @@ class SuiteParser {
 
 }  // namespace
 
-Suite load_suite(const std::filesystem::path& yaml_file) { return SuiteParser(yaml_file).parse(); }
+Suite load_suite(const std::filesystem::path& yaml_file) {
+  try {
+    return SuiteParser(yaml_file).parse();
+  } catch (const YAML::Exception& e) {
+    // A conversion the parser did not foresee is still bad input, with its position.
+    throw InputError(fmt::format("{}:{}:{}: {}", yaml_file.string(), e.mark.line + 1, e.mark.column + 1,
+                                 e.msg));
+  }
+}
 
 }  // namespace kbench

@@ -281,3 +281,13 @@ TEST_CASE("a problem `file:` that is a directory says so") {
   CHECK_CONTAINS(load_error(dir, "suite: s\ncandidates: c.py\nproblems:\n  - id: a\n    file: ..\n"),
              ("is a directory"));
 }
+
+// Found by tests/unit/test_input_fuzz.cpp: a list or mapping as a key was an internal error.
+TEST_CASE("a list or a mapping used as a key is bad input, not an internal error") {
+  TempDir dir;
+  CHECK_CONTAINS(load_error(dir, "suite: s\n[a]: 1\ncandidates: c.py\nproblems:\n  - id: a\n    file: p.py\n"),
+                 "suite.yaml:2:1: a key must be a plain name");
+  CHECK_CONTAINS(load_error(dir, "suite: s\ncandidates: c.py\nproblems:\n  - id: a\n    file: p.py\n"
+                                 "    sizes: {cpu: {[N]: 1}}\n"),
+                 "suite.yaml:6:19: a key must be a plain name");
+}
