@@ -110,13 +110,18 @@ TEST_CASE("--baseline picks the speedup column; eager when Inductor was not time
   CHECK(compare_reports(no_inductor, "a", no_inductor, "a").baseline == "eager");
 }
 
+namespace {
+// Writes `report` as DIR/NAME, a results file for the binary.
+std::string saved(const test::TempDir& dir, const std::string& name, const RunReport& report) {
+  const auto file = (dir.path() / name).string();
+  std::ofstream(file) << results_json(report).dump(2);
+  return file;
+}
+}  // namespace
+
 TEST_CASE("kbench compare exit codes: 0 no regression, 1 regression, 2 bad input") {
   test::TempDir dir;
-  auto save = [&](const std::string& name, const RunReport& report) {
-    const auto file = (dir.path() / name).string();
-    std::ofstream(file) << results_json(report).dump(2);
-    return file;
-  };
+  auto save = [&](const std::string& name, const RunReport& report) { return saved(dir, name, report); };
   const auto a = save("a.json", test::noisy_report(1));
   const auto a2 = save("a2.json", test::noisy_report(101));
   const auto slow = save("slow.json", test::noisy_report(101, 1.10));
@@ -150,11 +155,7 @@ TEST_CASE("kbench compare exit codes: 0 no regression, 1 regression, 2 bad input
 // Issue 17, defect 4: a gate judges every evaluation of BASE, or refuses (exit 2).
 TEST_CASE("the regression gate refuses an incomplete NEW, another suite or another plan") {
   test::TempDir dir;
-  auto save = [&](const std::string& name, const RunReport& report) {
-    const auto file = (dir.path() / name).string();
-    std::ofstream(file) << results_json(report).dump(2);
-    return file;
-  };
+  auto save = [&](const std::string& name, const RunReport& report) { return saved(dir, name, report); };
   const auto base = save("base.json", test::noisy_report(1));
   auto partial = test::noisy_report(101);
   partial.results.resize(2);  // interrupted: 2 of 4
