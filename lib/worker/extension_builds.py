@@ -34,6 +34,7 @@ NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
 # or library paths, option files) could read or run files that the key does not cover, so a
 # call that uses one is built privately and never shared.
 _SAFE_FLAGS = [re.compile(p) for p in (
+    r"",  # KernelBench's own examples pass extra_cflags=[""], extra_ldflags=[""]
     r"-O[0-3s]?", r"-Ofast", r"-g[0-3]?", r"-DNDEBUG", r"-D[A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.+-]*)?",
     r"-U[A-Za-z_][A-Za-z0-9_]*", r"--?std=[a-z0-9+]+", r"-f(?!plugin|profile|auto-profile|dump)[a-z0-9][a-z0-9-]*",
     r"-W(no-)?[a-z0-9][a-z0-9-]*", r"-w", r"-m(arch|tune|cpu)=[a-z0-9_-]+", r"-m(no-)?[a-z0-9][a-z0-9.-]*",

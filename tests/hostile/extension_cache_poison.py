@@ -1,6 +1,6 @@
 # Hostile: tries to poison the shared extension cache (docs/extensions.md) during its import,
 # after kbench prebuilt its load_inline sources (the same as
-# tests/data/candidates/add_one_cpp_extension.py, hence the same key). It
+# tests/data/extension_cache/add_one_cpp_extension.py, hence the same key). It
 #   - writes, renames and symlinks into the cache folder (as an entry of that key, and beside it),
 #   - replaces its own prebuilt .so, which kbench announced for publication, with other bytes,
 # and prints what it managed. Expected (tests/unit/test_extension_cache.cpp): every cache write

@@ -64,6 +64,7 @@ check(not_shareable(cpp_sources='#include "/work/job-0001/evil.h"'), "absolute i
 check(not_shareable(cpp_sources='#include "../evil.h"'), ".. includes are not shareable")
 check(not_shareable(cpp_sources='asm(".incbin \\"/etc/passwd\\"");'), ".incbin is not shareable")
 check(not_shareable(name="../m"), "a name that is not an identifier")
+check(not not_shareable(extra_cflags=[""], extra_ldflags=[""], verbose=True), "KernelBench's example flags are fine")
 check(not not_shareable(cpp_sources="#include <ATen/cuda/CUDAContext.h>\n#include <vector>"), "system includes are fine")
 check(not not_shareable(extra_cuda_cflags=["-O3", "--use_fast_math", "-arch=sm_90a", "--expt-relaxed-constexpr"]),
       "common nvcc flags are fine")

@@ -3,7 +3,8 @@
 // extension_cache_poison.py) and is refused; the honest candidate with the same key builds and
 // is published. Run 2: the honest one is served from the cache without a build. Then the cached
 // artefact is corrupted: run 3 detects it, does not load it, builds and replaces it.
-// `kbench cache info/list/clear`. Three builds: ~3-4 min on a 2-core machine (label e2e).
+// `kbench cache info/list/clear`. Three builds: ~3-6 min on a 2-core machine (label e2e).
+// Without Landlock the cache is off, and the result says so (no build: ~30 s).
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -24,11 +25,12 @@ struct Run {
   std::string output;
 };
 
-Run run_suite(const fs::path& cache_root, const fs::path& dir, const std::string& suite, const std::string& tag) {
+Run run_suite(const fs::path& cache_root, const fs::path& dir, const std::string& suite, const std::string& tag,
+              const std::string& extra_env = "") {
   const auto results = dir / (tag + ".json");
   // run_kbench puts the binary first; the variable goes in front through env(1).
-  const auto out = test::run_kbench("--version >/dev/null && env KBENCH_CACHE_DIR=" + cache_root.string() +
-                                    " " + test::kKbench.string() + " run " +
+  const auto out = test::run_kbench("--version >/dev/null && env KBENCH_CACHE_DIR=" + cache_root.string() + " " +
+                                    extra_env + " " + test::kKbench.string() + " run " +
                                     (test::kDataDir / "suites" / suite).string() + " --device cpu --jobs 1 --work-dir " +
                                     (dir / ("work-" + tag)).string() + " -o " + results.string());
   INFO(out.output);
@@ -122,4 +124,17 @@ TEST_CASE("builds are shared through the cache, and no candidate can poison it")
   CHECK(test::run_kbench("cache info --dir " + cache.string()).output.find("entries: 1") != std::string::npos);
   CHECK(test::run_kbench("cache clear --dir " + cache.string()).output.find("removed 1 entries") != std::string::npos);
   CHECK(test::run_kbench("cache info --dir " + cache.string()).output.find("entries: 0") != std::string::npos);
+}
+
+TEST_CASE("without Landlock the shared cache is off, and the result says why") {
+  test::TempDir dir;
+  const auto run = run_suite(dir.path() / "kbench-cache", dir.path(), "extension_cache_off.yaml", "off",
+                             "KBENCH_SANDBOX=no-landlock");
+  const auto& result = run.results["results"][0];
+  INFO(result.dump(2));
+  CHECK(result["status"] == "ok");
+  CHECK(result["diagnostics"]["sandbox"]["filesystem_isolation"] == false);
+  CHECK(result["diagnostics"]["extension_build"][0]["skipped"].get<std::string>().rfind("not static", 0) == 0);
+  CHECK(result["diagnostics"]["extension_cache"]["off"].get<std::string>().find("no Landlock") != std::string::npos);
+  CHECK(!fs::exists(dir.path() / "kbench-cache" / "extensions"));
 }
