@@ -127,7 +127,7 @@ std::string ExtensionCache::publish(const fs::path& job_dir, const AnnouncedBuil
     }
     remove_entry(entry);  // corrupted or replaced behind kbench's back: replaced by this build
   }
-  const auto bytes = read_regular(job_dir / "extensions" / build.key / (build.name + ".so"));
+  const auto bytes = read_regular(job_dir / kJobExtensionsDir / build.key / (build.name + ".so"));
   if (!bytes) return "refused: the job's build is gone or not a regular file";
   if (to_hex(sha256(*bytes)) != build.sha256)
     return "refused: the job's build no longer has the hash announced before the candidate ran";

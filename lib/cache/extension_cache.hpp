@@ -21,6 +21,11 @@ struct ExtensionCacheEntry {
   double last_used_unix = 0;
 };
 
+// The folder of a job dir that holds its prebuilds (`<key>/<name>.so`) and its copies of cached
+// modules. Its name contains "torch_extensions" like torch's own build folder, so modules loaded
+// from it are recognised as extensions wherever that folder name is the test.
+inline constexpr const char* kJobExtensionsDir = "torch_extensions-kbench";
+
 // A prebuild a worker announced before its candidate was imported.
 struct AnnouncedBuild {
   std::string key;
@@ -44,7 +49,7 @@ class ExtensionCache {
   const std::filesystem::path& dir() const { return dir_; }
   std::uint64_t max_bytes() const { return max_bytes_; }
 
-  // Copies `<job_dir>/extensions/<key>/<name>.so` in when its SHA-256 is still `sha256` (the
+  // Copies `<job_dir>/<kJobExtensionsDir>/<key>/<name>.so` in when its SHA-256 is still `sha256` (the
   // hash the worker announced before the candidate ran), then evicts down to the cap.
   // Returns "published", "present" or "refused: <why>".
   std::string publish(const std::filesystem::path& job_dir, const AnnouncedBuild& build);

@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "extension_builds_source.hpp"  // generated: kExtensionBuildsSource
+#include "cache/extension_cache.hpp"
 #include "exec/result_channel.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/python_runtime.hpp"
@@ -42,7 +43,7 @@ void prepare_extension_builds(const Job& job) {
     const std::string cache = env_or("KBENCH_EXTENSION_CACHE", "");
     py::object builds = scope["install"](
         py::module_::import("torch"), job.device, std::atoi(env_or("KBENCH_BUILD_JOBS", "1").c_str()),
-        std::filesystem::current_path().string(), cache.empty() ? py::object(py::none()) : py::str(cache),
+        (std::filesystem::current_path() / kJobExtensionsDir).string(), cache.empty() ? py::object(py::none()) : py::str(cache),
         env_or("KBENCH_EXTENSION_CACHE_OFF", "the shared extension cache is off"), announce,
         py::bytes(source));
     g_builds = new py::object(std::move(builds));

@@ -286,14 +286,14 @@ def sha256_file(path):
 # --- the worker's side --------------------------------------------------------------------
 
 class Builds:
-    def __init__(self, torch, job_dir, cache_dir, cache_off_reason, announce):
+    def __init__(self, torch, own_dir, cache_dir, cache_off_reason, announce):
         import torch.utils.cpp_extension as cpp_extension
         self.torch, self.ce = torch, cpp_extension
         self.original = cpp_extension.load_inline
         self.parameters = list(inspect.signature(self.original).parameters)
         self.defaults = {n: p.default for n, p in inspect.signature(self.original).parameters.items()
                          if p.default is not inspect.Parameter.empty}
-        self.own = os.path.join(job_dir, "extensions")
+        self.own = own_dir  # <job dir>/torch_extensions-kbench (cache/extension_cache.hpp)
         self.cache = cache_dir
         self.cache_off_reason = cache_off_reason
         self.announce = announce
@@ -343,7 +343,7 @@ class Builds:
         return module
 
     def _build(self, key, name, sources, with_cuda, flags):
-        """Builds into <job>/extensions/<key>/ without loading; returns (.so path, seconds)."""
+        """Builds into <own dir>/<key>/ without loading; returns (.so path, seconds)."""
         tmp = os.path.join(self.own, ".tmp-" + key)
         shutil.rmtree(tmp, ignore_errors=True)
         os.makedirs(tmp)
@@ -378,6 +378,9 @@ class Builds:
             except NotShareable as e:
                 record["skipped"] = "not shareable: " + str(e)
                 continue
+            except Exception as e:  # e.g. no cpp_sources: torch's own load_inline says what is wrong
+                record["skipped"] = f"unusual arguments ({type(e).__name__})"
+                continue
             record.update(key=key, name=name)
             if key in self.prebuilt or key in self.failed:
                 record["duplicate"] = True
@@ -410,7 +413,10 @@ class Builds:
         try:
             key, name, _, _, _ = spec_of(a, self.tools)
         except NotShareable as e:
-            record.update(hit=False, private=True, reason="not shareable: " + str(e))
+            record.update(hit=False, reason="not shareable: " + str(e))
+            return self._private(record, args, kwargs)
+        except Exception as e:  # torch's own load_inline raises the error the candidate expects
+            record.update(hit=False, reason=f"unusual arguments ({type(e).__name__})")
             return self._private(record, args, kwargs)
         record["key"] = key
         if key in self.failed:
@@ -443,7 +449,7 @@ class Builds:
         return json.dumps(self.records, default=str)
 
 
-def install(torch, device, build_jobs, job_dir, cache_dir, cache_off_reason, announce, candidate_source):
+def install(torch, device, build_jobs, own_dir, cache_dir, cache_off_reason, announce, candidate_source):
     """Arch and parallelism for every build of this job, the prebuilds, then the replacement."""
     import functools
     import torch.utils.cpp_extension as cpp_extension
@@ -452,7 +458,7 @@ def install(torch, device, build_jobs, job_dir, cache_dir, cache_off_reason, ann
         major, minor = torch.cuda.get_device_capability(torch.device(device))
         os.environ["TORCH_CUDA_ARCH_LIST"] = f"{major}.{minor}"
     os.environ["MAX_JOBS"] = str(max(1, int(build_jobs)))
-    builds = Builds(torch, job_dir, cache_dir, cache_off_reason, announce)
+    builds = Builds(torch, own_dir, cache_dir, cache_off_reason, announce)
     builds.prebuild(candidate_source)
 
     def load_inline(*args, **kwargs):

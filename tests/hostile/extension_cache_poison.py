@@ -11,7 +11,7 @@ import os
 import torch.nn as nn
 
 CACHE = os.environ.get("KBENCH_EXTENSION_CACHE", "")
-OWN = os.path.join(os.getcwd(), "extensions")
+OWN = os.path.join(os.getcwd(), "torch_extensions-kbench")
 KEYS = [k for k in os.listdir(OWN) if len(k) == 64] if os.path.isdir(OWN) else []
 EVIL = b"\x7fELF not the genuine build\n"
 

@@ -24,7 +24,7 @@ std::string key_of(char c) { return std::string(64, c); }
 // A job dir holding a "prebuild" of `bytes` under `key`; its announcement.
 AnnouncedBuild stage(const test::TempDir& dir, const std::string& job, const std::string& key,
                      const std::string& bytes) {
-  dir.write(job + "/extensions/" + key + "/mod.so", bytes);
+  dir.write(job + "/" + kJobExtensionsDir + "/" + key + "/mod.so", bytes);
   return {key, "mod", to_hex(sha256(bytes))};
 }
 
@@ -64,20 +64,21 @@ TEST_CASE("a build is published when its hash still matches, and only then") {
 
   SECTION("altered after the announcement") {
     auto altered = stage(dir, "job2", key_of('b'), "genuine");
-    dir.write("job2/extensions/" + key_of('b') + "/mod.so", "evil");
+    dir.write(std::string("job2/") + kJobExtensionsDir + "/" + key_of('b') + "/mod.so", "evil");
     CHECK(cache.publish(dir.path() / "job2", altered).rfind("refused", 0) == 0);
     CHECK(!fs::exists(dir.path() / "cache" / key_of('b')));
   }
   SECTION("replaced by a symlink to a file with the announced bytes") {
     auto linked = stage(dir, "job3", key_of('c'), "genuine");
     dir.write("elsewhere.so", "genuine");
-    fs::remove(dir.path() / "job3/extensions" / key_of('c') / "mod.so");
-    fs::create_symlink(dir.path() / "elsewhere.so", dir.path() / "job3/extensions" / key_of('c') / "mod.so");
+    const auto so = dir.path() / "job3" / kJobExtensionsDir / key_of('c') / "mod.so";
+    fs::remove(so);
+    fs::create_symlink(dir.path() / "elsewhere.so", so);
     CHECK(cache.publish(dir.path() / "job3", linked).rfind("refused", 0) == 0);
   }
   SECTION("a FIFO is not read") {
     auto fifo = stage(dir, "job4", key_of('d'), "genuine");
-    const auto path = dir.path() / "job4/extensions" / key_of('d') / "mod.so";
+    const auto path = dir.path() / "job4" / kJobExtensionsDir / key_of('d') / "mod.so";
     fs::remove(path);
     REQUIRE(mkfifo(path.c_str(), 0600) == 0);
     CHECK(cache.publish(dir.path() / "job4", fifo).rfind("refused", 0) == 0);

@@ -221,3 +221,19 @@ problems:
   const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {run_timeout_s: 0}\nproblems:\n  - {id: a, file: p.py}\n");
   CHECK(error.find("`run_timeout_s` must be > 0") != std::string::npos);
 }
+
+TEST_CASE("build_timeout_s is a finite number of seconds up to a day, and travels with the job") {
+  TempDir dir;
+  dir.write("p.py", "");
+  const auto file = dir.write("suite.yaml", "suite: s\ncandidates: x.py\ndefaults: {build_timeout_s: 300}\n"
+                                            "problems:\n  - {id: a, file: p.py}\n");
+  CHECK(*load_suite(file).problems[0].settings.build_timeout_s == 300);
+  CHECK(!EvalSettings{}.build_timeout_s);
+  for (const char* bad : {"0", "-5", ".inf", ".nan", "100000"}) {
+    INFO(bad);
+    const auto error = load_error(dir, std::string("suite: s\ncandidates: x.py\ndefaults: {build_timeout_s: ") + bad +
+                                           "}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find("build_timeout_s") != std::string::npos);
+    CHECK(error.find("suite.yaml:3:") != std::string::npos);
+  }
+}
