@@ -299,6 +299,7 @@ class Builds:
         self.announce = announce
         self.prebuilt = {}  # key -> (path, sha256)
         self.failed = {}  # key -> the build's exception
+        self.loaded = {}  # key -> module: a repeated call (e.g. in ModelNew.__init__) loads nothing new
         self.records = []
         self.tools = toolchain(cpp_extension, torch, os.environ.get("TORCH_CUDA_ARCH_LIST", "none"))
 
@@ -323,17 +324,21 @@ class Builds:
         target_dir = os.path.join(self.own, "from-cache", key)
         os.makedirs(target_dir, exist_ok=True)
         target = os.path.join(target_dir, name + ".so")
+        # Written beside and renamed over: a copy already loaded keeps its own (mapped) file.
+        partial = f"{target}.{os.getpid()}.{len(self.records)}.partial"
         h = hashlib.sha256()
         try:
             fd = os.open(os.path.join(entry, name + ".so"), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-            with os.fdopen(fd, "rb") as src, open(target, "wb") as dst:
+            with os.fdopen(fd, "rb") as src, open(partial, "wb") as dst:
                 for block in iter(lambda: src.read(1 << 20), b""):
                     h.update(block)
                     dst.write(block)
         except OSError as e:
             return None, f"the cache artefact is unreadable ({e.strerror})"
         if h.hexdigest() != manifest.get("sha256"):
-            return None, f"the cache artefact does not match its manifest's sha256; not loaded"
+            os.unlink(partial)
+            return None, "the cache artefact does not match its manifest's sha256; not loaded"
+        os.replace(partial, target)
         return target, "hit"
 
     def _import(self, name, path):
@@ -419,19 +424,24 @@ class Builds:
             record.update(hit=False, reason=f"unusual arguments ({type(e).__name__})")
             return self._private(record, args, kwargs)
         record["key"] = key
+        if key in self.loaded:
+            record.update(hit=True, source="loaded", build_s=0.0)
+            return self.loaded[key]
         if key in self.failed:
             record.update(hit=False, reason="the prebuild failed")
             raise self.failed[key]
         path, why = self._cached(key, name)
         if path:
             record.update(hit=True, source="cache", build_s=0.0)
-            return self._import(name, path)
+            self.loaded[key] = self._import(name, path)
+            return self.loaded[key]
         if key in self.prebuilt:
             path, digest = self.prebuilt[key]
             if sha256_file(path) == digest:
                 record.update(hit=False, source="prebuilt", build_s=next(
                     (r["build_s"] for r in self.records if r.get("key") == key and "build_s" in r), None))
-                return self._import(name, path)
+                self.loaded[key] = self._import(name, path)
+                return self.loaded[key]
         record.update(hit=False, reason=why)
         return self._private(record, args, kwargs)
 

@@ -103,6 +103,9 @@ TEST_CASE("builds are shared through the cache, and no candidate can poison it")
   CHECK(!prebuild_record(again).contains("build_s"));
   CHECK(import_record(again)["hit"] == true);
   CHECK(import_record(again)["source"] == "cache");
+  bool reused = false;  // ModelNew.__init__ calls load_inline again: the loaded module is returned
+  for (const auto& r : again["diagnostics"]["extension_build"]) reused = reused || r.value("source", "") == "loaded";
+  CHECK(reused);
   CHECK(again["wall_s"].get<double>() < honest["wall_s"].get<double>());
 
   // A corrupted artefact is detected, not loaded, rebuilt and replaced.

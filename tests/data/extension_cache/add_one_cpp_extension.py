@@ -21,5 +21,11 @@ add_one_ext = load_inline(name="kbench_add_one_cpu", cpp_sources=ADD_ONE_CPP, fu
 
 
 class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        # The same call again (a common LLM style): the module already loaded is returned.
+        self.ext = load_inline(name="kbench_add_one_cpu", cpp_sources=ADD_ONE_CPP, functions=["add_one"],
+                               extra_cflags=["-O1"])
+
     def forward(self, x):
-        return add_one_ext.add_one(x)
+        return self.ext.add_one(x)
