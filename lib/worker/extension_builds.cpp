@@ -46,7 +46,7 @@ void prepare_extension_builds(const Job& job) {
         (std::filesystem::current_path() / kJobExtensionsDir).string(), cache.empty() ? py::object(py::none()) : py::str(cache),
         env_or("KBENCH_EXTENSION_CACHE_OFF", "the shared extension cache is off"), announce,
         py::bytes(source));
-    g_builds = new py::object(std::move(builds));
+    if (!builds.is_none()) g_builds = new py::object(std::move(builds));
   } catch (const py::error_already_set& e) {
     // kbench's own fault (e.g. a torch without the build step it uses): candidates still build
     // through torch's load_inline, as before.
