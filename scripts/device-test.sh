@@ -3,7 +3,7 @@
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
 # KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench;
-# also falsepos, and throughput for a machine with several GPUs); the build always
+# also falsepos, buildcache, and throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
@@ -185,6 +185,12 @@ for mode in ${KBENCH_OVERHEAD_MODES:-on off}; do
 done
 fi
 
+if want buildcache; then
+step "extension build cache: a CUDA load_inline suite twice on a fresh cache (benchmarks/extension_cache)"
+bash "$ROOT/benchmarks/extension_cache/run.sh" "$BUILD/bin/kbench" "$OUTDIR/buildcache" cuda 2>&1 \
+  | tee "$OUTDIR/buildcache.txt" || status=1
+fi
+
 if want bench; then
   step "timing benchmarks: A/A (kbench vs KernelBench-style protocol)"
   start=$(date +%s)
@@ -227,6 +233,7 @@ for f in "$OUTDIR"/ncu-*.txt; do [ -f "$f" ] && tail -1 "$f"; done
 for mode in on off; do
   [ -f "$OUTDIR/overhead-$mode.txt" ] && echo "overhead, --prestart $mode: $(tail -1 "$OUTDIR/overhead-$mode.txt")"
 done
+[ -f "$OUTDIR/buildcache.txt" ] && tail -2 "$OUTDIR/buildcache.txt"
 [ -f "$OUTDIR/throughput.txt" ] && grep -E "GPU|slot|agree|DIFFER" "$OUTDIR/throughput.txt"
 echo "device-test: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
 exit $status

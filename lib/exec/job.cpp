@@ -29,6 +29,7 @@ nlohmann::json to_json(const Job& job) {
   auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   settings["compile_timeout_s"] = optional(s.compile_timeout_s);
   settings["run_timeout_s"] = optional(s.run_timeout_s);
+  settings["build_timeout_s"] = optional(s.build_timeout_s);
   settings["memory_limit_gb"] = optional(s.memory_limit_gb);
   settings["output_cap_mb"] = s.output_cap_mb;
   settings["file_size_limit_gb"] = s.file_size_limit_gb;
@@ -86,6 +87,7 @@ Job job_from_json(const nlohmann::json& json) {
   };
   optional("compile_timeout_s", job.settings.compile_timeout_s);
   optional("run_timeout_s", job.settings.run_timeout_s);
+  optional("build_timeout_s", job.settings.build_timeout_s);
   optional("memory_limit_gb", job.settings.memory_limit_gb);
   job.settings.output_cap_mb = s.value("output_cap_mb", job.settings.output_cap_mb);
   job.settings.file_size_limit_gb = s.value("file_size_limit_gb", job.settings.file_size_limit_gb);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 
@@ -35,7 +36,7 @@ const std::vector<std::string>& eval_setting_keys() {
   static const std::vector<std::string> keys = {"dtype",     "atol",          "rtol",
                                                 "seeds",     "timing",        "baselines",
                                                 "inductor_mode", "timeout_s",
-                                                "compile_timeout_s", "run_timeout_s",
+                                                "compile_timeout_s", "run_timeout_s", "build_timeout_s",
                                                 "memory_limit_gb", "output_cap_mb",
                                                 "file_size_limit_gb",
                                                 "checks", "require_custom_kernel",
@@ -209,6 +210,13 @@ class SuiteParser {
       (name == "compile_timeout_s" ? settings.compile_timeout_s
        : name == "run_timeout_s"   ? settings.run_timeout_s
                                    : settings.memory_limit_gb) = value;
+    }
+    if (node["build_timeout_s"]) {
+      // Extension builds (docs/extensions.md): a day at most, a finite number of seconds.
+      const double value = as_double(node["build_timeout_s"]);
+      if (!std::isfinite(value) || !(value > 0) || value > 86400)
+        fail(node["build_timeout_s"], "`build_timeout_s` must be a number of seconds in (0, 86400]");
+      settings.build_timeout_s = value;
     }
     for (const char* key : {"output_cap_mb", "file_size_limit_gb"}) {
       if (!node[key]) continue;

@@ -13,6 +13,7 @@
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
 #include "measure/gpu_monitor.hpp"
+#include "worker/extension_builds.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/integrity_monitor.hpp"
@@ -60,6 +61,8 @@ class Evaluation {
       measure_baselines(result);
       integrity_.before_import(trials_);
       gpu.hold(GpuLock::Mode::none);
+      // Extension builds before any candidate code runs (docs/extensions.md), lock released.
+      prepare_extension_builds(job_);
       load_candidate();
       integrity_.after_import(problem_code_file_);
       gpu.hold(GpuLock::Mode::shared);

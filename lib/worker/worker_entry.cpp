@@ -12,6 +12,7 @@
 
 #include "exec/result_channel.hpp"
 #include "worker/evaluation.hpp"
+#include "worker/extension_builds.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/python_runtime.hpp"
 
@@ -118,6 +119,7 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
     result.status = Status::problem_error;
     result.message = std::string("worker error: ") + e.what();
   }
+  if (auto builds = extension_build_report(); !builds.is_null()) result.diagnostics["extension_build"] = builds;
   result.diagnostics["worker_timeline"] = {{"startup_s", startup_s},
                                            {"held_s", held_s},
                                            {"evaluate_s", seconds_since(evaluation_started)}};

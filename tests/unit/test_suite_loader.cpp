@@ -291,3 +291,19 @@ TEST_CASE("a list or a mapping used as a key is bad input, not an internal error
                                  "    sizes: {cpu: {[N]: 1}}\n"),
                  "suite.yaml:6:19: a key must be a plain name");
 }
+
+TEST_CASE("build_timeout_s is a finite number of seconds up to a day, and travels with the job") {
+  TempDir dir;
+  dir.write("p.py", "");
+  const auto file = dir.write("suite.yaml", "suite: s\ncandidates: x.py\ndefaults: {build_timeout_s: 300}\n"
+                                            "problems:\n  - {id: a, file: p.py}\n");
+  CHECK(*load_suite(file).problems[0].settings.build_timeout_s == 300);
+  CHECK(!EvalSettings{}.build_timeout_s);
+  for (const char* bad : {"0", "-5", ".inf", ".nan", "100000"}) {
+    INFO(bad);
+    const auto error = load_error(dir, std::string("suite: s\ncandidates: x.py\ndefaults: {build_timeout_s: ") + bad +
+                                           "}\nproblems:\n  - {id: a, file: p.py}\n");
+    CHECK(error.find("build_timeout_s") != std::string::npos);
+    CHECK(error.find("suite.yaml:3:") != std::string::npos);
+  }
+}

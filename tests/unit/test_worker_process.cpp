@@ -208,6 +208,31 @@ TEST_CASE("the compile and run limits each fire and are named") {
   CHECK(outcome.timeout_limit == "timeout_s");
 }
 
+TEST_CASE("an extension build has its own limit and does not use up the compile limit") {
+  TempDir dir;
+  WorkerLaunch launch;
+  launch.compile_timeout_s = 1.8;
+  launch.build_timeout_s = 1;
+  // A build that hangs: the build limit fires, not the compile limit.
+  auto outcome = run_shell(dir, "printf 'KBENCH-PHASE/1 build\\n' >&3; sleep 30", 30, launch);
+  CHECK(outcome.timed_out);
+  CHECK(outcome.timeout_limit == "build_timeout_s");
+  CHECK(outcome.timeout_limit_s == 1);
+  // Two builds of 1 s each (2.8 s in all, over the 1.8 s compile limit) and a short compile
+  // phase: the build time is not counted against compile_timeout_s.
+  launch.build_timeout_s = 5;
+  outcome = run_shell(dir,
+                      "sleep 0.4; for i in 1 2; do printf 'KBENCH-PHASE/1 build\\n' >&3; sleep 1; "
+                      "printf 'KBENCH-PHASE/1 build-end\\n' >&3; done; sleep 0.4; exit 0",
+                      30, launch);
+  CHECK(!outcome.timed_out);
+  CHECK(outcome.exit_code == 0);
+  // Without a build line the same wall time trips the compile limit.
+  outcome = run_shell(dir, "sleep 2.8; exit 0", 30, launch);
+  CHECK(outcome.timed_out);
+  CHECK(outcome.timeout_limit == "compile_timeout_s");
+}
+
 TEST_CASE("a worker above the host-memory limit is killed") {
   TempDir dir;
   WorkerLaunch launch;
