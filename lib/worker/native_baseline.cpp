@@ -43,7 +43,7 @@ std::string object_containing(const void* address) {
 
 NativeBaseline::NativeBaseline(std::set<std::string> objects, std::set<std::string> namespaces,
                                std::vector<std::string> install_dirs)
-    : namespaces_(std::move(namespaces)) {
+    : namespaces_(std::move(namespaces)), captured_(true) {
   for (const auto& o : objects) objects_.insert(real_path(o));
   for (auto d : install_dirs) {
     d = real_path(d);
@@ -79,7 +79,7 @@ NativeBaseline NativeBaseline::capture() {
 }
 
 bool NativeBaseline::is_candidate_object(const std::string& path) const {
-  if (path.empty()) return false;
+  if (!captured_ || path.empty()) return false;
   const std::string real = real_path(path);
   if (objects_.count(real)) return false;
   return std::none_of(install_dirs_.begin(), install_dirs_.end(),
@@ -87,7 +87,7 @@ bool NativeBaseline::is_candidate_object(const std::string& path) const {
 }
 
 bool NativeBaseline::is_candidate_namespace(const std::string& ns) const {
-  return !ns.empty() && !namespaces_.count(ns);
+  return captured_ && !ns.empty() && !namespaces_.count(ns);
 }
 
 std::vector<std::string> NativeBaseline::candidate_objects() const {

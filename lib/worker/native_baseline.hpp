@@ -27,12 +27,14 @@ class NativeBaseline {
   // For tests: a baseline from explicit lists (real paths are compared).
   NativeBaseline(std::set<std::string> objects, std::set<std::string> namespaces,
                  std::vector<std::string> install_dirs);
+  // Not captured: nothing counts as the candidate's (no false attribution by default).
   NativeBaseline() = default;
 
  private:
   std::set<std::string> objects_;       // real paths loaded at the capture
   std::set<std::string> namespaces_;    // operator namespaces at the capture
   std::vector<std::string> install_dirs_;  // real paths, each ending in '/'
+  bool captured_ = false;
 };
 
 // Every shared object loaded in this process now, by the loader's name (dl_iterate_phdr).

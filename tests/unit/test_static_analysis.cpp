@@ -127,6 +127,21 @@ TEST_CASE("reachability patterns of LLM-written load_inline candidates: each fil
   }
 }
 
+TEST_CASE("the GPU suite's CUDA candidates (tests/data/cuda, hostile/cuda) pass statically, all kernels reachable") {
+  auto files = python_files("tests/data/cuda");
+  REQUIRE(files.size() == 8);
+  for (const auto& f : python_files("tests/hostile/cuda")) files.push_back(f);  // caught only on the GPU
+  for (const auto& file : python_files("tests/data/extension")) files.push_back(file);
+  for (const auto& file : files) {
+    INFO(file.string());
+    const auto a = analyze(file);
+    INFO(describe(a));
+    CHECK(a.violations.empty());
+    CHECK(!a.defined_kernels.empty());
+    CHECK(a.reachable_kernels == a.defined_kernels);
+  }
+}
+
 TEST_CASE("kernels in helper blocks forward never uses, or called only in __init__, are unreachable") {
   const auto a = analyze("tests/hostile/static/module_list_unused.py");
   INFO(describe(a));
