@@ -5,7 +5,12 @@ Each candidate is imported in its own subprocess, exactly as kbench's worker imp
 module-level `load_inline(...)` calls run nvcc and the host compiler and load the built module.
 Importing a built CUDA extension needs no GPU; calling its functions does, so nothing is called.
 
-    ~/.cache/kbench/venv/bin/python3 tests/honest/compile_check.py [FILE ...]
+    ~/.cache/kbench/venv/bin/python3 tests/honest/compile_check.py [--one-unit] [FILE ...]
+
+--one-unit is the quick pre-check: the CUDA sources of every file, each in its own namespace
+(macros #undef'd after it), are compiled by one nvcc call, so torch's headers are parsed once
+instead of twice per extension. It proves the kernels and their C++ wrappers compile for the
+architecture; it builds no pybind module (load_inline generates those bindings itself).
 
 Environment: TORCH_CUDA_ARCH_LIST (default 9.0, the H200), MAX_JOBS (default 1), CUDA_HOME
 (default /usr/local/cuda), TORCH_EXTENSIONS_DIR (default a fresh temporary folder, removed at the
@@ -14,6 +19,7 @@ extension, 1-3 minutes each on two cores.
 """
 import glob
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,13 +44,72 @@ print("BUILT " + " ".join(built))
 """
 
 
+def cuda_sources_of(path):
+    """The (name, cuda_sources) of every load_inline call the file makes at import."""
+    import torch.utils.cpp_extension as cpp_extension
+    calls = []
+
+    def capture(name, cpp_sources, cuda_sources=None, **kwargs):
+        calls.append((name, cuda_sources or ""))
+        return None
+
+    real = cpp_extension.load_inline
+    cpp_extension.load_inline = capture
+    try:
+        source = open(path).read()
+        exec(compile(source, path, "exec"), {"__name__": "honest_candidate", "__file__": path})
+    finally:
+        cpp_extension.load_inline = real
+    return calls
+
+
+def one_unit(files, env):
+    from torch.utils.cpp_extension import include_paths
+    parts = ["#include <torch/extension.h>", "#include <cuda_runtime.h>",
+             "#include <ATen/cuda/CUDAContext.h>", "#include <ATen/AccumulateType.h>",
+             "#include <algorithm>", "#include <vector>"]
+    count = 0
+    for path in files:
+        for name, cuda in cuda_sources_of(path):
+            cuda = cuda if isinstance(cuda, str) else "\n".join(cuda)
+            if not cuda:
+                continue
+            body = "\n".join(line for line in cuda.splitlines() if not line.strip().startswith("#include"))
+            parts.append(f"// {os.path.basename(path)}: {name}\nnamespace ext_{count} {{\n{body}\n}}")
+            parts += [f"#undef {macro}" for macro in re.findall(r"^\s*#define\s+(\w+)", body, re.M)]
+            count += 1
+    arch = env["TORCH_CUDA_ARCH_LIST"].split(";")[0].replace(".", "")
+    with tempfile.TemporaryDirectory(prefix="kbench-honest-unit-") as tmp:
+        unit = os.path.join(tmp, "all.cu")
+        open(unit, "w").write("\n".join(parts) + "\n")
+        command = [os.path.join(env["CUDA_HOME"], "bin", "nvcc"), "-c", unit, "-o", os.path.join(tmp, "all.o"),
+                   "-std=c++17", f"-arch=sm_{arch}", "--expt-relaxed-constexpr", "-Xcompiler", "-fPIC",
+                   "-D_GLIBCXX_USE_CXX11_ABI=1", "-DTORCH_EXTENSION_NAME=honest_unit",
+                   "-DTORCH_API_INCLUDE_EXTENSION_H", "-D__CUDA_NO_HALF_OPERATORS__",
+                   "-D__CUDA_NO_HALF_CONVERSIONS__", "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
+                   "-D__CUDA_NO_HALF2_OPERATORS__"]
+        command += [f"-I{p}" for p in include_paths("cuda")]
+        command += [f"-I{p}" for p in sorted(set(glob.glob("/usr/include/python3*")))[:1]]
+        start = time.monotonic()
+        proc = subprocess.run(command, env=env, capture_output=True, text=True)
+        seconds = time.monotonic() - start
+    print((proc.stdout + proc.stderr).strip())
+    print(f"{'ok' if proc.returncode == 0 else 'FAILED'}: {count} extensions of {len(files)} files "
+          f"in one nvcc unit for sm_{arch}, {seconds:.1f} s", flush=True)
+    return proc.returncode == 0
+
+
 def main(argv):
+    unit = "--one-unit" in argv
+    argv = [a for a in argv if a != "--one-unit"]
     files = argv or sorted(glob.glob(os.path.join(HERE, "cuda", "*.py")))
     env = dict(os.environ)
     env.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
     env.setdefault("MAX_JOBS", "1")
     env.setdefault("CUDA_HOME", "/usr/local/cuda")
     env["PATH"] = os.path.join(env["CUDA_HOME"], "bin") + os.pathsep + env.get("PATH", "")
+    if unit:
+        return 0 if one_unit(files, env) else 1
     own_dir = None
     if "TORCH_EXTENSIONS_DIR" not in env:
         own_dir = tempfile.mkdtemp(prefix="kbench-honest-ext-")
