@@ -3,7 +3,7 @@
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
 # KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench;
-# also falsepos, buildcache, cudalaunch, and throughput for a machine with several GPUs); the build always
+# also falsepos, buildcache, cudalaunch, honest, and throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
@@ -86,6 +86,21 @@ start=$(date +%s)
 echo "level1 on cuda took $(( $(date +%s) - start )) s"
 "$PYTHON" "$ROOT/benchmarks/integrity/false_positives.py" "$OUTDIR"/smoke-cuda.json "$OUTDIR/level1-cuda.json" \
   | tee "$OUTDIR/false-positives.txt" || status=1
+fi
+
+if want honest; then
+step "honest corpus: every CUDA (load_inline), mixed and Triton candidate ok with no flag (tests/honest; issue #12)"
+# 39 jobs, 22 of them with extension builds: split across device calls with
+# KBENCH_HONEST_SHARD=i/N (e.g. 0/3, 1/3, 2/3) and overlap builds with KBENCH_HONEST_JOBS slots.
+start=$(date +%s)
+shard=()
+[ -n "${KBENCH_HONEST_SHARD:-}" ] && shard=(--shard "$KBENCH_HONEST_SHARD")
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/honest_gpu.yaml" --device cuda -j "${KBENCH_HONEST_JOBS:-4}" \
+  "${shard[@]}" ${KBENCH_HONEST_ARGS:-} -o "$OUTDIR/honest-gpu.json" > "$OUTDIR/honest-gpu.txt" 2>&1 \
+  || { status=1; tail -5 "$OUTDIR/honest-gpu.txt"; }
+echo "honest_gpu${KBENCH_HONEST_SHARD:+ shard $KBENCH_HONEST_SHARD} on cuda took $(( $(date +%s) - start )) s"
+"$PYTHON" "$ROOT/benchmarks/integrity/false_positives.py" "$OUTDIR/honest-gpu.json" \
+  | tee "$OUTDIR/honest-false-positives.txt" || status=1
 fi
 
 if want throughput; then
