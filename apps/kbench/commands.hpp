@@ -9,5 +9,6 @@ void add_worker_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_check_command(CLI::App& app);
+void add_prompt_command(CLI::App& app);
 
 }  // namespace kbench::cli

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   kbench::cli::add_compare_command(app);
   kbench::cli::add_merge_command(app);
   kbench::cli::add_check_command(app);
+  kbench::cli::add_prompt_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

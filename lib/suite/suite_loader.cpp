@@ -46,7 +46,7 @@ const std::vector<std::string>& eval_setting_keys() {
 namespace {
 
 const std::vector<std::string> kTopKeys = {"schema_version", "suite", "description", "defaults",
-                                           "candidates", "problems"};
+                                           "candidates", "problems", "generate"};
 const std::vector<std::string> kProblemKeys = {"id",         "file",      "level",
                                                "tags",       "sizes",     "alt_sizes",
                                                "candidates", "overrides", "description"};
@@ -79,6 +79,7 @@ class SuiteParser {
     }
     suite.name = require_string(root, "suite");
     if (root["defaults"]) read_settings(root["defaults"], suite.defaults);
+    if (root["generate"]) suite.generate = read_generate_block(root["generate"], file_);
     std::vector<std::string> default_patterns;
     if (root["candidates"]) default_patterns = as_string_list(root["candidates"]);
 
@@ -88,7 +89,7 @@ class SuiteParser {
       fail(problems, "`problems:` must be a non-empty list");
     std::set<std::string> ids;
     for (const auto& node : problems) {
-      Problem problem = read_problem(node, suite.defaults, default_patterns);
+      Problem problem = read_problem(node, suite.defaults, default_patterns, suite.generate.has_value());
       if (!ids.insert(problem.id).second)
         fail(node["id"], fmt::format("duplicate problem id '{}'", problem.id));
       suite.problems.push_back(std::move(problem));
@@ -289,7 +290,7 @@ class SuiteParser {
   }
 
   Problem read_problem(const YAML::Node& node, const EvalSettings& defaults,
-                       const std::vector<std::string>& default_patterns) const {
+                       const std::vector<std::string>& default_patterns, bool generated) const {
     if (!node.IsMap()) fail(node, "each problem must be a mapping with at least `id:` and `file:`");
     check_keys(node, kProblemKeys, "problem");
     Problem problem;
@@ -309,9 +310,9 @@ class SuiteParser {
     if (node["alt_sizes"]) read_sizes(node["alt_sizes"], problem.alt_sizes);
     problem.candidate_patterns =
         node["candidates"] ? as_string_list(node["candidates"]) : default_patterns;
-    if (problem.candidate_patterns.empty())
+    if (problem.candidate_patterns.empty() && !generated)
       fail(node, fmt::format("problem '{}' has no candidates: add `candidates:` to it or to the "
-                             "suite",
+                             "suite, or a `generate:` block",
                              problem.id));
     problem.settings = defaults;
     if (node["overrides"]) read_settings(node["overrides"], problem.settings);
