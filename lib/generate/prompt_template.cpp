@@ -40,9 +40,11 @@ std::filesystem::path prompt_template_file(const GenerateSettings& settings) {
 
 std::string device_facts(const nlohmann::json& environment, const std::string& device) {
   if (device.rfind("cuda", 0) != 0) {
-    return fmt::format("CPU ({}; no GPU: Triton kernels run in Triton's interpreter, so times say "
-                       "nothing about GPU speed)",
-                       environment.value("device_name", std::string("unknown CPU")));
+    std::string name = environment.value("device_name", std::string("unknown CPU"));
+    if (name.rfind("CPU", 0) != 0) name = "CPU: " + name;
+    return fmt::format("{} (no GPU: Triton kernels run in Triton's interpreter, so times say nothing "
+                       "about GPU speed)",
+                       name);
   }
   std::string facts = environment.value("device_name", std::string("an NVIDIA GPU"));
   std::vector<std::string> details;

@@ -28,7 +28,7 @@ std::filesystem::path prompt_template_file(const GenerateSettings& settings);
 
 // The target as the prompt states it, from the probe's environment (device_name, sm_count,
 // gpu_memory_bytes, compute_capability): "NVIDIA H200 (132 SMs, 139.8 GiB, compute capability
-// 9.0)"; on the CPU "CPU (...)".
+// 9.0)"; on the CPU "CPU: <model> (no GPU: ...)".
 std::string device_facts(const nlohmann::json& environment, const std::string& device);
 
 // Fills the template. Throws InputError (file:line) for an unknown placeholder or a missing file.

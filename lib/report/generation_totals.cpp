@@ -27,7 +27,7 @@ GenerationTotals generation_totals(const std::vector<JobResult>& results) {
 }
 
 nlohmann::json to_json(const GenerationTotals& totals) {
-  return {{"samples", totals.samples},
+  return {{"candidates", totals.samples},
           {"requests", totals.requests},
           {"cached_requests", totals.cached_requests},
           {"usage", to_json(totals.usage)},

@@ -88,6 +88,8 @@ class Handler(BaseHTTPRequestHandler):
                 log.write(json.dumps(record) + "\n")
         try:
             self.answer(state, index, body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (a timeout test, a killed run)
         finally:
             with state.lock:
                 state.in_flight -= 1

@@ -402,7 +402,8 @@ TEST_CASE("prompts: every built-in template renders with the problem, rules and 
       CHECK((std::string(name) == "one_shot") == (user.find("a good answer is") != std::string::npos));
     }
   }
-  CHECK(device_facts({{"device_name", "AMD EPYC"}}, "cpu").rfind("CPU (AMD EPYC", 0) == 0);
+  CHECK(device_facts({{"device_name", "AMD EPYC"}}, "cpu").rfind("CPU: AMD EPYC (no GPU", 0) == 0);
+  CHECK(device_facts({{"device_name", "CPU: AMD EPYC"}}, "cpu").rfind("CPU: AMD EPYC (no GPU", 0) == 0);
   const auto bad = dir.write("bad.md", "@@ user\nHello {{problem_sorce}}\n");
   GenerateSettings settings;
   settings.prompt = bad.string();

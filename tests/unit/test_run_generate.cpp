@@ -89,7 +89,8 @@ TEST_CASE("kbench run: the smoke suite with 2 samples per problem from the endpo
   CHECK(seen.size() == 12);
   const auto& g = json_results["generation"];
   CHECK(g["requests"] == 6);
-  CHECK(g["samples"] == 12);
+  CHECK(g["samples"] == 2);
+  CHECK(g["candidates"] == 12);
   CHECK(g["usage"]["completion"] == 42);
   CHECK(g["base_url"] == server.base_url());
   CHECK(json_results["summary"]["pass_at_1"] == 1.0);
