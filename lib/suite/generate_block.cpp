@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "suite/generate_settings.hpp"
+#include "suite/yaml_value.hpp"
 
 namespace kbench {
 
@@ -36,14 +37,7 @@ class GenerateParser {
 
   GenerateSettings parse(const YAML::Node& node) const {
     if (!node.IsMap()) fail(node, "`generate:` must be a mapping (see docs/suite-format.md#generate)");
-    for (const auto& item : node) {
-      const auto key = item.first.as<std::string>();
-      if (std::find(kGenerateKeys.begin(), kGenerateKeys.end(), key) != kGenerateKeys.end()) continue;
-      const auto hint = closest_match(key, kGenerateKeys);
-      fail(item.first, fmt::format("unknown key '{}' in generate{}; allowed: {}", key,
-                                   hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                                   join(kGenerateKeys, ", ")));
-    }
+    check_yaml_keys(file_, node, kGenerateKeys, "generate");
     GenerateSettings g;
     if (node["base_url"]) g.base_url = non_empty(node, "base_url");
     if (node["model"]) g.model = non_empty(node, "model");
@@ -88,19 +82,12 @@ class GenerateParser {
 
  private:
   [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const {
-    const auto mark = node.Mark();
-    if (mark.line < 0) throw InputError(fmt::format("{}: {}", file_.string(), what));
-    throw InputError(fmt::format("{}:{}:{}: {}", file_.string(), mark.line + 1, mark.column + 1, what));
+    fail_at(file_, node, what);
   }
 
   template <typename T>
   T as(const YAML::Node& node, const char* type_name) const {
-    if (!node.IsScalar()) fail(node, fmt::format("expected {}", type_name));
-    try {
-      return node.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(node, fmt::format("expected {}, got '{}'", type_name, node.Scalar()));
-    }
+    return yaml_as<T>(file_, node, type_name);
   }
 
   std::string non_empty(const YAML::Node& map, const char* key) const {

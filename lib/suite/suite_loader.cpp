@@ -12,6 +12,7 @@
 #include "core/text.hpp"
 #include "suite/suite.hpp"
 #include "suite/tolerance.hpp"
+#include "suite/yaml_value.hpp"
 
 namespace kbench {
 
@@ -99,32 +100,17 @@ class SuiteParser {
 
  private:
   [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const {
-    const auto mark = node.Mark();
-    if (mark.line < 0) throw InputError(fmt::format("{}: {}", file_.string(), what));
-    throw InputError(
-        fmt::format("{}:{}:{}: {}", file_.string(), mark.line + 1, mark.column + 1, what));
+    fail_at(file_, node, what);
   }
 
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                   const std::string& where) const {
-    for (const auto& item : map) {
-      const auto key = item.first.as<std::string>();
-      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-      const auto hint = closest_match(key, allowed);
-      fail(item.first, fmt::format("unknown key '{}' in {}{}; allowed: {}", key, where,
-                                   hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                                   join(allowed, ", ")));
-    }
+    check_yaml_keys(file_, map, allowed, where);
   }
 
   template <typename T>
   T as(const YAML::Node& node, const char* type_name) const {
-    if (!node.IsScalar()) fail(node, fmt::format("expected {}", type_name));
-    try {
-      return node.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(node, fmt::format("expected {}, got '{}'", type_name, node.Scalar()));
-    }
+    return yaml_as<T>(file_, node, type_name);
   }
   int as_int(const YAML::Node& node) const { return as<int>(node, "an integer"); }
   double as_double(const YAML::Node& node) const { return as<double>(node, "a number"); }

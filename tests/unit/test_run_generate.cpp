@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -36,6 +37,15 @@ std::vector<std::string> files_containing(const std::filesystem::path& dir, cons
     if (entry.is_regular_file() && read_all(entry.path()).find(needle) != std::string::npos)
       found.push_back(entry.path().string());
   return found;
+}
+
+// The file against docs/results.schema.json (tests/schema/validate_results.py, Python jsonschema).
+int validate_against_schema(const std::filesystem::path& results) {
+  const std::string command = std::string(KBENCH_TEST_PYTHON) + " " +
+                              (test::kSourceDir / "tests/schema/validate_results.py").string() + " " +
+                              (test::kSourceDir / "docs/results.schema.json").string() + " " +
+                              results.string() + " >&2";
+  return WEXITSTATUS(std::system(command.c_str()));
 }
 
 }  // namespace
@@ -94,6 +104,7 @@ TEST_CASE("kbench run: the smoke suite with 2 samples per problem from the endpo
   CHECK(g["usage"]["completion"] == 42);
   CHECK(g["base_url"] == server.base_url());
   CHECK(json_results["summary"]["pass_at_1"] == 1.0);
+  CHECK(validate_against_schema(results) == 0);
 
   // The key: sent as the bearer header, written nowhere (results, replies, cache, worker logs).
   CHECK(files_containing(dir.path(), kSecret).empty());
@@ -148,6 +159,7 @@ TEST_CASE("kbench run: killed mid-generation, the re-run asks only for what was 
   if (rerun_requests > 0) CHECK(requests[before_rerun]["body"].value("n", 1) == 4 - cached);
   CHECK(results["summary"]["correct"] == 0);
   CHECK(results["summary"]["pass_at_1"] == 0.0);  // no_code counts as a failure
+  CHECK(validate_against_schema(dir.path() / "r.json") == 0);
 
   // A third run: everything from the cache, no request at all.
   const auto again = test::run_kbench(args);
