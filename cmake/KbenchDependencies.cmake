@@ -47,6 +47,18 @@ find_package(CUDAToolkit QUIET)
 set(KBENCH_WITH_CUDA ${CUDAToolkit_FOUND})
 message(STATUS "kbench: CUDA timer ${KBENCH_WITH_CUDA}; Python ${Python3_EXECUTABLE}; torch ${KBENCH_TORCH_DIR}")
 
+# Candidates from a model endpoint (lib/generate) need libcurl and SQLite. Both are in
+# scripts/setup.sh here; where either is missing (the GPU image may lack libsqlite3-dev) kbench is
+# built without the feature, and a suite with `generate:` says so (docs/endpoints.md).
+find_package(CURL QUIET)
+find_package(SQLite3 QUIET)
+if(CURL_FOUND AND SQLite3_FOUND)
+  set(KBENCH_WITH_GENERATE ON)
+else()
+  set(KBENCH_WITH_GENERATE OFF)
+endif()
+message(STATUS "kbench: model-endpoint generation ${KBENCH_WITH_GENERATE} (libcurl ${CURL_FOUND}, SQLite3 ${SQLite3_FOUND})")
+
 if(KBENCH_BUILD_TESTS)
   # Debian 12 ships Catch2 v2, Ubuntu 24.04 v3; tests include tests/unit/catch.hpp, which picks.
   find_package(Catch2 3 QUIET)

@@ -11,9 +11,11 @@
 #include <tuple>
 
 #include "commands.hpp"
+#include "generate_options.hpp"
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
 #include "number_option.hpp"
+#include "report/generation_totals.hpp"
 #include "report/progress_line.hpp"
 #include "report/terminal_table.hpp"
 #include "run/suite_runner.hpp"
@@ -154,7 +156,9 @@ void add_run_command(CLI::App& app) {
   run->add_flag("--resume", options->resume,
                 "Continue an interrupted run from its journal: skip finished jobs, run the rest")
       ->group("Execution");
+  add_generate_options(*run, *options);
   run->callback([options, quiet, shard] {
+    attach_generator(*options);
     if (!shard->empty()) options->shard = parse_shard(*shard);
     auto console = std::make_shared<ProgressConsole>(!*quiet && isatty(STDERR_FILENO));
     if (!*quiet) options->log = [console](const std::string& line) { console->print(line); };
@@ -174,6 +178,8 @@ void add_run_command(CLI::App& app) {
     for (const auto& o : options->outputs) report_on_stdout |= o.path == "-";
     std::FILE* table_stream = report_on_stdout ? stderr : stdout;
     std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), table_stream);
+    if (report.generation)
+      std::fprintf(table_stream, "%s\n", generation_summary_line(generation_totals(report.results)).c_str());
     if (options->results_file && *options->results_file != "-")
       std::fprintf(table_stream, "results: %s\n", options->results_file->c_str());
     if (report.results.size() < report.planned_jobs) {

@@ -12,5 +12,6 @@ void add_check_command(CLI::App& app);
 void add_slurm_command(CLI::App& app);
 void add_history_command(CLI::App& app);
 void add_cache_command(CLI::App& app);
+void add_prompt_command(CLI::App& app);
 
 }  // namespace kbench::cli

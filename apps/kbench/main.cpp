@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   kbench::cli::add_slurm_command(app);
   kbench::cli::add_history_command(app);
   kbench::cli::add_cache_command(app);
+  kbench::cli::add_prompt_command(app);
   try {
     check_subcommand_name(app, argc, argv);
     app.parse(argc, argv);

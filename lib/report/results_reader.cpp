@@ -101,6 +101,13 @@ JobResult read_result(const nlohmann::json& j, const std::string& where, const s
                               in_range(get<double>(s, "start_unix_s", at), "unix_s", at + ".start_unix_s"),
                               in_range(get<double>(s, "end_unix_s", at), "unix_s", at + ".end_unix_s")};
   }
+  if (j.contains("generation")) {
+    try {
+      r.job.origin = candidate_origin_from_json(j.at("generation"));
+    } catch (const nlohmann::json::exception& e) {
+      throw Malformed(fmt::format("{}.generation: {}", where, e.what()));
+    }
+  }
   derive_statistics(r);  // never trust the file's figures
   return r;
 }
@@ -128,6 +135,12 @@ RunReport read_results_json(const nlohmann::json& json, const std::string& sourc
     report.started_at = get<std::string>(json, "started_at", "file");
     report.environment = field(json, "environment", "file");
     if (!report.environment.is_object()) throw Malformed("environment: must be an object");
+    if (json.contains("generation") && json["generation"].is_object()) {
+      const auto& g = json["generation"];
+      report.generation = GenerationRun{g.value("base_url", ""), g.value("model", ""),
+                                        g.value("backend", ""), g.value("samples", 1),
+                                        g.value("turns", 1)};
+    }
     const auto& results = field(json, "results", "file");
     if (!results.is_array()) throw Malformed("results: must be an array");
     for (std::size_t i = 0; i < results.size(); ++i)

@@ -2,12 +2,14 @@
 // A benchmark suite as loaded from YAML (format: docs/suite-format.md).
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "suite/eval_settings.hpp"
+#include "suite/generate_settings.hpp"
 
 namespace kbench {
 
@@ -40,6 +42,7 @@ struct Suite {
   std::filesystem::path file;  // absolute path of the YAML
   EvalSettings defaults;
   std::vector<Problem> problems;
+  std::optional<GenerateSettings> generate;  // `generate:`: candidates come from a model endpoint
 };
 
 inline constexpr int kSuiteSchemaVersion = 1;

@@ -14,6 +14,7 @@
 #include "suite/number_range.hpp"
 #include "suite/suite.hpp"
 #include "suite/tolerance.hpp"
+#include "suite/yaml_value.hpp"
 
 namespace kbench {
 
@@ -48,7 +49,7 @@ const std::vector<std::string>& eval_setting_keys() {
 namespace {
 
 const std::vector<std::string> kTopKeys = {"schema_version", "suite", "description", "defaults",
-                                           "candidates", "problems"};
+                                           "candidates", "problems", "generate"};
 const std::vector<std::string> kProblemKeys = {"id",         "file",      "level",
                                                "tags",       "sizes",     "alt_sizes",
                                                "candidates", "overrides", "description"};
@@ -82,6 +83,7 @@ class SuiteParser {
     }
     suite.name = require_string(root, "suite");
     if (root["defaults"]) read_settings(root["defaults"], suite.defaults);
+    if (root["generate"]) suite.generate = read_generate_block(root["generate"], file_);
     std::vector<std::string> default_patterns;
     if (root["candidates"]) default_patterns = as_string_list(root["candidates"]);
 
@@ -91,7 +93,7 @@ class SuiteParser {
       fail(problems, "`problems:` must be a non-empty list");
     std::set<std::string> ids;
     for (const auto& node : problems) {
-      Problem problem = read_problem(node, suite.defaults, default_patterns);
+      Problem problem = read_problem(node, suite.defaults, default_patterns, suite.generate.has_value());
       if (!ids.insert(problem.id).second)
         fail(node["id"], fmt::format("duplicate problem id '{}'", problem.id));
       suite.problems.push_back(std::move(problem));
@@ -101,32 +103,17 @@ class SuiteParser {
 
  private:
   [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const {
-    const auto mark = node.Mark();
-    if (mark.line < 0) throw InputError(fmt::format("{}: {}", file_.string(), what));
-    throw InputError(
-        fmt::format("{}:{}:{}: {}", file_.string(), mark.line + 1, mark.column + 1, what));
+    fail_at(file_, node, what);
   }
 
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                   const std::string& where) const {
-    for (const auto& item : map) {
-      const auto key = key_of(item.first);
-      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-      const auto hint = closest_match(key, allowed);
-      fail(item.first, fmt::format("unknown key '{}' in {}{}; allowed: {}", key, where,
-                                   hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                                   join(allowed, ", ")));
-    }
+    check_yaml_keys(file_, map, allowed, where);
   }
 
   template <typename T>
   T as(const YAML::Node& node, const char* type_name) const {
-    if (!node.IsScalar()) fail(node, fmt::format("expected {}", type_name));
-    try {
-      return node.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(node, fmt::format("expected {}, got '{}'", type_name, node.Scalar()));
-    }
+    return yaml_as<T>(file_, node, type_name);
   }
   // A mapping key as text; YAML also allows lists and mappings as keys (`[a]: 1`).
   std::string key_of(const YAML::Node& key) const {
@@ -311,7 +298,7 @@ class SuiteParser {
   }
 
   Problem read_problem(const YAML::Node& node, const EvalSettings& defaults,
-                       const std::vector<std::string>& default_patterns) const {
+                       const std::vector<std::string>& default_patterns, bool generated) const {
     if (!node.IsMap()) fail(node, "each problem must be a mapping with at least `id:` and `file:`");
     check_keys(node, kProblemKeys, "problem");
     Problem problem;
@@ -334,9 +321,9 @@ class SuiteParser {
     if (node["alt_sizes"]) read_sizes(node["alt_sizes"], problem.alt_sizes);
     problem.candidate_patterns =
         node["candidates"] ? as_string_list(node["candidates"]) : default_patterns;
-    if (problem.candidate_patterns.empty())
+    if (problem.candidate_patterns.empty() && !generated)
       fail(node, fmt::format("problem '{}' has no candidates: add `candidates:` to it or to the "
-                             "suite",
+                             "suite, or a `generate:` block",
                              problem.id));
     problem.settings = defaults;
     if (node["overrides"]) read_settings(node["overrides"], problem.settings);

@@ -515,6 +515,7 @@ nlohmann::json describe_environment(const std::string& device) {
     py::object props = torch.attr("cuda").attr("get_device_properties")(dev);
     env["sm_count"] = props.attr("multi_processor_count").cast<int>();
     env["gpu_memory_bytes"] = props.attr("total_memory").cast<long long>();
+    env["compute_capability"] = fmt::format("{}.{}", props.attr("major").cast<int>(), props.attr("minor").cast<int>());
   } else {
     env["device_name"] = cpu_model_name();
     env["cpu_threads"] = torch.attr("get_num_threads")().cast<int>();
