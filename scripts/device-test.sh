@@ -148,20 +148,37 @@ step "integrity: GPU-only exploits rejected by the right check, honest candidate
   > "$OUTDIR/exploits-gpu.txt" 2>&1
 "$PYTHON" - "$OUTDIR/exploits-gpu.json" "$OUTDIR/smoke-cuda.json" <<'PY' || status=1
 import json, os, sys
-r = {x["problem"]: x for x in json.load(open(sys.argv[1]))["results"]}
+results = json.load(open(sys.argv[1]))["results"]
+r = {f'{x["problem"]}/{os.path.basename(x["candidate"])}': x for x in results}
+by_problem = {x["problem"]: k for k, x in r.items()}
 want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token": ("custom_kernel_share",),
         "clamp_affine_decoy": ("custom_kernel_not_launched",), "clamp_affine_stale": ("mismatch",),
+        "clamp_affine_first_buffer": ("timed_call_check",), "clamp_affine_stream_query": ("timed_call_check",),
+        "clamp_affine_watched/first_buffer_only.py": ("timed_call_check",),
+        "clamp_affine_watched/cache_by_pointer.py": ("timed_call_check",),
+        "clamp_affine_watched/input_statistics_gate.py": ("timed_call_check",),
+        "clamp_affine_watched/timing_cadence.py": ("timed_call_check",),
+        "matmul_snapshot_expected": ("mismatch",), "matmul_snapshot_baseline": ("ok",),
         "clamp_affine_honest": ("ok",)}
+earns_nothing = {"matmul_snapshot_baseline"}  # ok, but no speedup: eager / candidate <= 1.1
 problems = []
-for pid, accepted in want.items():
-    x = r[pid]
+for key, accepted in want.items():
+    x = r.get(key) or r.get(by_problem.get(key, ""))
+    if x is None:
+        problems.append(f"{key}: no result"); continue
     got = x["diagnostics"].get("integrity", {}).get("check") if x["status"] == "rejected" else x["status"]
-    print(f'{pid:22} {x["status"]:9} {got or "":28} cost {x["diagnostics"].get("integrity_cost_s", 0):.3f} s  {x["message"][:120]}')
-    if got not in accepted: problems.append(f"{pid}: got {got}, want {' or '.join(accepted)}")
+    audit = x["diagnostics"].get("integrity_notes", {}).get("timed_call_check", {})
+    per_call = audit.get("us_per_call")
+    speedup = x.get("speedups", {}).get("eager", {}).get("value")
+    print(f'{key:46} {x["status"]:9} {got or "":26} cost {x["diagnostics"].get("integrity_cost_s", 0):.3f} s'
+          f'  check {per_call or 0:.0f} us/call  speedup {speedup if speedup is not None else "-"}  {x["message"][:110]}')
+    if got not in accepted: problems.append(f"{key}: got {got}, want {' or '.join(accepted)}")
+    if key in earns_nothing and x["status"] == "ok" and (speedup is None or speedup > 1.1):
+        problems.append(f"{key}: earned a speedup of {speedup}")
 if os.path.exists(sys.argv[2]):  # zero false positives on the smoke suite, and the checks' cost
     for x in json.load(open(sys.argv[2]))["results"]:
         d = x["diagnostics"]
-        print(f'smoke {x["problem"]}/{x["candidate"]}: {x["status"]} checks {d.get("checks")} cost {d.get("integrity_cost_s", 0):.3f} s share {d.get("integrity_notes", {}).get("kernel_share", {}).get("share")} flags {d.get("flags", [])}')
+        print(f'smoke {x["problem"]}/{x["candidate"]}: {x["status"]} checks {d.get("checks")} cost {d.get("integrity_cost_s", 0):.3f} s share {d.get("integrity_notes", {}).get("kernel_share", {}).get("share")} timed_call_check {d.get("integrity_notes", {}).get("timed_call_check", {}).get("us_per_call", 0):.0f} us/call flags {d.get("flags", [])}')
 print("\n".join(problems) if problems else "GPU integrity checks passed")
 sys.exit(1 if problems else 0)
 PY

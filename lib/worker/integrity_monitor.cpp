@@ -48,11 +48,13 @@ void IntegrityMonitor::before_import(const std::vector<Trial>& trials) {
     // The reference's own outputs were poisoned when the trials were built; the baselines'
     // outputs were freed unpoisoned. Allocating blocks of the same sizes takes those back from
     // the allocator's free lists (CPU malloc, CUDA caching allocator) and overwrites them.
+    // The expected outputs themselves are on the host; the sweep is on the job's device.
+    const at::Device device(job_.device);
     std::vector<at::Tensor> sweep;
     for (const auto& trial : trials)
       for (const auto& expected : trial.expected)
         for (int i = 0; i < kPoisonSweep; ++i) {
-          sweep.push_back(at::empty_like(expected, at::MemoryFormat::Contiguous));
+          sweep.push_back(at::empty(expected.sizes(), expected.options().device(device)));
           poison(sweep.back());
         }
     sweep.clear();
