@@ -47,6 +47,18 @@ find_package(CUDAToolkit QUIET)
 set(KBENCH_WITH_CUDA ${CUDAToolkit_FOUND})
 message(STATUS "kbench: CUDA timer ${KBENCH_WITH_CUDA}; Python ${Python3_EXECUTABLE}; torch ${KBENCH_TORCH_DIR}")
 
+# Candidates from a model endpoint (lib/generate) need libcurl and SQLite. Both are in
+# scripts/setup.sh here; where either is missing (the GPU image may lack libsqlite3-dev) kbench is
+# built without the feature, and a suite with `generate:` says so (docs/endpoints.md).
+find_package(CURL QUIET)
+find_package(SQLite3 QUIET)
+if(CURL_FOUND AND SQLite3_FOUND)
+  set(KBENCH_WITH_GENERATE ON)
+else()
+  set(KBENCH_WITH_GENERATE OFF)
+endif()
+message(STATUS "kbench: model-endpoint generation ${KBENCH_WITH_GENERATE} (libcurl ${CURL_FOUND}, SQLite3 ${SQLite3_FOUND})")
+
 if(KBENCH_BUILD_TESTS)
   # Debian 12 ships Catch2 v2, Ubuntu 24.04 v3; tests include tests/unit/catch.hpp, which picks.
   find_package(Catch2 3 QUIET)
@@ -54,3 +66,15 @@ if(KBENCH_BUILD_TESTS)
     find_package(Catch2 2 REQUIRED)
   endif()
 endif()
+
+# `kbench history` databases, each optional (the GPU image may lack them): SQLite files through
+# libsqlite3, PostgreSQL through libpq. Without either, `kbench history` says how to get it.
+find_package(PkgConfig QUIET)
+find_package(SQLite3 QUIET)
+set(KBENCH_WITH_SQLITE ${SQLite3_FOUND})
+set(KBENCH_WITH_POSTGRES OFF)
+if(PkgConfig_FOUND)
+  pkg_check_modules(KBENCH_LIBPQ QUIET IMPORTED_TARGET libpq)
+  set(KBENCH_WITH_POSTGRES ${KBENCH_LIBPQ_FOUND})
+endif()
+message(STATUS "kbench: history back ends: SQLite ${KBENCH_WITH_SQLITE}, PostgreSQL ${KBENCH_WITH_POSTGRES}")

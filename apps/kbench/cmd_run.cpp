@@ -11,8 +11,11 @@
 #include <tuple>
 
 #include "commands.hpp"
+#include "generate_options.hpp"
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
+#include "number_option.hpp"
+#include "report/generation_totals.hpp"
 #include "report/progress_line.hpp"
 #include "report/terminal_table.hpp"
 #include "run/suite_listing.hpp"
@@ -92,7 +95,7 @@ void add_run_command(CLI::App& app) {
       ->group("Execution");
   run->add_option("--timeout", options->timeout_s,
                   "Seconds per evaluation before its worker is killed (overrides the suite)")
-      ->check(CLI::PositiveNumber)
+      ->check(documented_range("--timeout"))
       ->group("Execution");
   // One value per occurrence (repeat the flag, or use commas), so a following suite path is
   // never taken as one more pattern.
@@ -115,10 +118,10 @@ void add_run_command(CLI::App& app) {
       ->group("Timing");
   run->add_option("--target-ci", options->target_ci,
                   "Stop when each median's 95% CI half-width is within this fraction (0.005)")
-      ->check(CLI::Range(1e-5, 0.5))
+      ->check(documented_range("--target-ci"))
       ->group("Timing");
   run->add_option("--max-time", options->max_time_s, "Cap in seconds on one job's timing protocol")
-      ->check(CLI::PositiveNumber)
+      ->check(documented_range("--max-time"))
       ->group("Timing");
   auto shard = std::make_shared<std::string>();
   run->add_option("--shard", *shard,
@@ -160,7 +163,9 @@ void add_run_command(CLI::App& app) {
   run->add_flag("--dry-run", *dry_run,
                 "Print the planned jobs (after selection and --shard) and exit 0; runs and writes nothing")
       ->group("Selection");
+  add_generate_options(*run, *options);
   run->callback([options, quiet, shard, dry_run] {
+    attach_generator(*options);
     if (!shard->empty()) options->shard = parse_shard(*shard);
     if (*dry_run) {
       const SuitePlan plan = plan_suite(*options);
@@ -186,6 +191,8 @@ void add_run_command(CLI::App& app) {
     for (const auto& o : options->outputs) report_on_stdout |= o.path == "-";
     std::FILE* table_stream = report_on_stdout ? stderr : stdout;
     std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), table_stream);
+    if (report.generation)
+      std::fprintf(table_stream, "%s\n", generation_summary_line(generation_totals(report.results)).c_str());
     if (options->results_file && *options->results_file != "-")
       std::fprintf(table_stream, "results: %s\n", options->results_file->c_str());
     if (report.results.size() < report.planned_jobs) {

@@ -19,5 +19,9 @@ void add_validate_command(CLI::App& app);
 
 // --problems, --levels, --tags, --limit on `cmd` (apps/kbench/selection_options.cpp).
 void add_selection_options(CLI::App* cmd, ProblemSelection& selection);
+void add_slurm_command(CLI::App& app);
+void add_history_command(CLI::App& app);
+void add_cache_command(CLI::App& app);
+void add_prompt_command(CLI::App& app);
 
 }  // namespace kbench::cli

@@ -11,8 +11,9 @@ mkdir -p "$OUTDIR"
 for suite in "${SUITES[@]}"; do
   for protocol in cold kernelbench; do
     # --checks minimal: the A/A candidate *is* the reference (reference_called) and is no custom
-    # kernel; only the timing is under test here.
-    "$KBENCH" run "$ROOT/configs/suites/$suite.yaml" --device "$DEVICE" -q --checks minimal \
+    # kernel; only the timing is under test here. KBENCH_AA_CHECKS=standard runs it with the
+    # checks around every timed call (timed_call_check, poisoning), to show they do not move A/A.
+    "$KBENCH" run "$ROOT/configs/suites/$suite.yaml" --device "$DEVICE" -q --checks "${KBENCH_AA_CHECKS:-minimal}" \
       --candidates "$ROOT/benchmarks/timing/reference_as_candidate.py" --baselines eager \
       --timing-mode "$protocol" -o "$OUTDIR/aa-$suite-$protocol.json" > "$OUTDIR/aa-$suite-$protocol.txt" 2>&1 \
       || { echo "aa: $suite/$protocol failed"; tail -5 "$OUTDIR/aa-$suite-$protocol.txt"; }

@@ -33,6 +33,7 @@ const std::vector<IntegrityCheck>& integrity_checks() {
       {"input_mutation", L::standard, "inputs unchanged after every checked call"},
       {"tensor_subclass", L::standard, "outputs are exactly torch.Tensor with real storage"},
       {"post_timing_recheck", L::standard, "the timed instance rechecked on a new seed after timing"},
+      {"timed_call_check", L::standard, "every warm-up and timed call checked on 1024 random elements"},
       {"background_thread", L::standard, "no Python thread started by the candidate still runs"},
       {"monkeypatch", L::standard, "torch, time, builtins... functions unchanged by the candidate"},
       {"side_stream", L::standard, "no timed call leaves work running off the timed stream (CUDA)"},

@@ -1,6 +1,7 @@
 #include "exec/controller.hpp"
 
 #include <fmt/format.h>
+#include <sched.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <regex>
 #include <thread>
 
+#include "cache/extension_cache.hpp"
 #include "core/error.hpp"
 #include "exec/background_reaper.hpp"
 #include "exec/interrupt.hpp"
@@ -80,6 +82,7 @@ std::vector<WorkerSlot> plan_slots(const std::vector<std::string>& devices, std:
     WorkerSlot slot;
     slot.device = devices[std::size_t(s) % devices.size()];
     if (gpu) slot.gpu_lock = gpu_lock_file(lock_dir, std::stoi(slot.device.substr(5)));
+    slot.slot_count = std::max(1, count);
     slots.push_back(slot);
   }
   return slots;
@@ -102,6 +105,32 @@ std::map<std::string, std::string> worker_env(const std::string& device,
   // Always set, so an inherited value never puts a CPU worker on some GPU's lock.
   env["KBENCH_GPU_LOCK"] = gpu_lock.string();
   return env;
+}
+
+// The shared extension cache a job may read, or why it may not (docs/extensions.md): only where
+// Landlock keeps every other job's candidate from writing into this job's builds and into the
+// cache itself.
+std::optional<ExtensionCache> extension_cache_for(const SandboxOptions& sandbox,
+                                                  const std::filesystem::path& job_dir, std::string& off) {
+  const auto report = sandbox_report(sandbox);
+  ExtensionCache cache(ExtensionCache::default_dir(), ExtensionCache::default_max_bytes());
+  const auto inside = std::filesystem::weakly_canonical(cache.dir())
+                          .lexically_relative(std::filesystem::weakly_canonical(job_dir));
+  if (cache.max_bytes() == 0) off = "the shared extension cache is off (KBENCH_EXTENSION_CACHE_MB=0)";
+  else if (!report.value("filesystem_isolation", false))
+    off = "the shared extension cache is off: no Landlock in this job's sandbox (" +
+          report.value("filesystem_reason", std::string("unknown")) + "), so jobs could alter each other's builds";
+  else if (!inside.empty() && *inside.begin() != "..")
+    off = "the shared extension cache is off: its folder is inside the job dir";
+  if (!off.empty()) return std::nullopt;
+  return cache;
+}
+
+// MAX_JOBS for the worker's extension builds: its slot's share of this process's CPUs.
+int build_jobs(int slot_count) {
+  cpu_set_t set;
+  const int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+  return std::max(1, cpus / std::max(1, slot_count));
 }
 
 double memory_limit_gb(const EvalSettings& settings) {
@@ -199,6 +228,7 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
   launch.timeout_s = job.settings.timeout_s;
   launch.compile_timeout_s = job.settings.compile_timeout_s.value_or(0);
   launch.run_timeout_s = job.settings.run_timeout_s.value_or(0);
+  launch.build_timeout_s = job.settings.build_timeout_s.value_or(0);
   launch.memory_limit_bytes = std::uint64_t(memory_limit_gb(job.settings) * double(1ull << 30));
   launch.output_cap_bytes = std::size_t(job.settings.output_cap_mb * double(1 << 20));
   launch.sandbox = sandbox_options_from_environment();
@@ -206,6 +236,11 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
   launch.sandbox.file_size_limit_bytes =
       std::uint64_t(job.settings.file_size_limit_gb * double(1ull << 30));
   launch.env = worker_env(job.device, slot.gpu_lock);
+  std::string cache_off;
+  auto cache = extension_cache_for(launch.sandbox, job_dir, cache_off);
+  launch.env["KBENCH_EXTENSION_CACHE"] = cache ? std::filesystem::absolute(cache->dir()).string() : "";
+  launch.env["KBENCH_EXTENSION_CACHE_OFF"] = cache_off;
+  launch.env["KBENCH_BUILD_JOBS"] = std::to_string(build_jobs(slot.slot_count));
   // Created here: the sandboxed worker may not create files outside its job dir.
   if (!slot.gpu_lock.empty()) std::ofstream(slot.gpu_lock, std::ios::app).close();
   launch.gpu_lock = slot.gpu_lock;
@@ -233,6 +268,13 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Interrupted{};
   JobResult result = interpret_outcome(job, outcome);
+  if (cache) {
+    const auto published = publish_job_builds(*cache, job_dir, outcome.channel_bytes,
+                                              result.diagnostics.value("extension_build", nlohmann::json()));
+    if (!published.empty()) result.diagnostics["extension_cache"] = published;
+  } else if (result.diagnostics.contains("extension_build")) {
+    result.diagnostics["extension_cache"] = {{"off", cache_off}};
+  }
   result.schedule = ScheduleInfo{0, job.device, start, unix_now()};
   return result;
 }

@@ -22,6 +22,7 @@ struct WorkerSlot {
   // Per-GPU lock file the worker flocks: shared while it uses the GPU, exclusive while it times
   // (docs/architecture.md#several-slots-and-the-gpu-lock). Empty: no lock (CPU).
   std::filesystem::path gpu_lock;
+  int slot_count = 1;  // slots in the whole run: the worker's CPU share for extension builds
 };
 
 struct ControllerOptions {

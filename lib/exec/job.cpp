@@ -29,6 +29,7 @@ nlohmann::json to_json(const Job& job) {
   auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   settings["compile_timeout_s"] = optional(s.compile_timeout_s);
   settings["run_timeout_s"] = optional(s.run_timeout_s);
+  settings["build_timeout_s"] = optional(s.build_timeout_s);
   settings["memory_limit_gb"] = optional(s.memory_limit_gb);
   settings["output_cap_mb"] = s.output_cap_mb;
   settings["file_size_limit_gb"] = s.file_size_limit_gb;
@@ -40,7 +41,7 @@ nlohmann::json to_json(const Job& job) {
   settings["flag_speedup_above"] = s.flag_speedup_above;
   settings["alt_inputs"] = s.alt_inputs;
   settings["skip_checks"] = s.skip_checks;
-  return {{"problem_id", job.problem_id},
+  nlohmann::json out = {{"problem_id", job.problem_id},
           {"problem_file", job.problem_file.string()},
           {"level", job.level},
           {"tags", job.tags},
@@ -50,6 +51,8 @@ nlohmann::json to_json(const Job& job) {
           {"settings", settings},
           {"size_overrides", job.size_overrides},
           {"alt_size_overrides", job.alt_size_overrides}};
+  if (job.origin) out["origin"] = to_json(*job.origin);
+  return out;
 }
 
 Job job_from_json(const nlohmann::json& json) {
@@ -86,6 +89,7 @@ Job job_from_json(const nlohmann::json& json) {
   };
   optional("compile_timeout_s", job.settings.compile_timeout_s);
   optional("run_timeout_s", job.settings.run_timeout_s);
+  optional("build_timeout_s", job.settings.build_timeout_s);
   optional("memory_limit_gb", job.settings.memory_limit_gb);
   job.settings.output_cap_mb = s.value("output_cap_mb", job.settings.output_cap_mb);
   job.settings.file_size_limit_gb = s.value("file_size_limit_gb", job.settings.file_size_limit_gb);
@@ -100,6 +104,7 @@ Job job_from_json(const nlohmann::json& json) {
   job.settings.skip_checks = s.value("skip_checks", std::vector<std::string>{});
   job.size_overrides = json.at("size_overrides");
   job.alt_size_overrides = json.value("alt_size_overrides", nlohmann::json::object());
+  if (json.contains("origin")) job.origin = candidate_origin_from_json(json["origin"]);
   return job;
 }
 
@@ -128,6 +133,23 @@ std::vector<std::filesystem::path> glob_files(const std::string& pattern) {
   return files;
 }
 
+Job make_job(const Problem& problem, const std::filesystem::path& file, const std::string& device) {
+  Job job;
+  job.problem_id = problem.id;
+  job.problem_file = problem.file;
+  job.level = problem.level;
+  job.tags = problem.tags;
+  job.candidate = file.filename().string();
+  job.candidate_file = file;
+  job.device = device;
+  job.settings = problem.settings;
+  const auto kind = device_kind(device);
+  if (auto it = problem.sizes.find(kind); it != problem.sizes.end()) job.size_overrides = it->second;
+  if (auto it = problem.alt_sizes.find(kind); it != problem.alt_sizes.end())
+    job.alt_size_overrides = it->second;
+  return job;
+}
+
 }  // namespace
 
 std::vector<std::filesystem::path> candidate_files(const Suite& suite, const Problem& problem) {
@@ -142,10 +164,26 @@ std::vector<std::filesystem::path> candidate_files(const Suite& suite, const Pro
   return files;
 }
 
+std::vector<Job> plan_generated_jobs(const Suite& suite, const std::string& device,
+                                     const std::vector<GeneratedCandidate>& candidates) {
+  std::vector<Job> jobs;
+  for (const auto& candidate : candidates) {
+    const auto problem = std::find_if(suite.problems.begin(), suite.problems.end(),
+                                      [&](const Problem& p) { return p.id == candidate.problem_id; });
+    if (problem == suite.problems.end())
+      throw std::logic_error("generated candidate for an unknown problem " + candidate.problem_id);
+    Job job = make_job(*problem, candidate.source_file.value_or(candidate.origin.reply_file), device);
+    // "sample-0-turn-1.py", also for a reply without code: one name per sample and turn.
+    job.candidate = fmt::format("sample-{}-turn-{}.py", candidate.origin.sample, candidate.origin.turn);
+    job.origin = candidate.origin;
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
 std::vector<Job> plan_jobs(const Suite& suite, const std::string& device) {
   std::vector<Job> jobs;
   const auto base = suite.file.parent_path();
-  const auto kind = device_kind(device);
   for (const auto& problem : suite.problems) {
     const std::vector<std::filesystem::path> files = candidate_files(suite, problem);
     if (files.empty()) {
@@ -154,22 +192,7 @@ std::vector<Job> plan_jobs(const Suite& suite, const std::string& device) {
           problem.where.str(), problem.id, fmt::join(problem.candidate_patterns, ", "),
           base.string()));
     }
-    for (const auto& file : files) {
-      Job job;
-      job.problem_id = problem.id;
-      job.problem_file = problem.file;
-      job.level = problem.level;
-      job.tags = problem.tags;
-      job.candidate = file.filename().string();
-      job.candidate_file = file;
-      job.device = device;
-      job.settings = problem.settings;
-      if (auto it = problem.sizes.find(kind); it != problem.sizes.end())
-        job.size_overrides = it->second;
-      if (auto it = problem.alt_sizes.find(kind); it != problem.alt_sizes.end())
-        job.alt_size_overrides = it->second;
-      jobs.push_back(std::move(job));
-    }
+    for (const auto& file : files) jobs.push_back(make_job(problem, file, device));
   }
   return jobs;
 }

@@ -3,6 +3,8 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <stdexcept>
 
@@ -36,8 +38,53 @@ std::string encode_result_frame(const std::string& payload, std::string_view key
          to_hex(hmac_sha256(key, payload)) + "\n" + payload;
 }
 
+namespace {
+bool is_hex64(std::string_view s) {
+  return s.size() == 64 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+bool is_identifier(std::string_view s) {
+  if (s.empty() || s.size() > 100 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+}  // namespace
+
+bool is_known_phase(std::string_view phase) {
+  if (phase == kRunPhase || phase == kBuildPhase || phase == kBuildEndPhase || phase == kImportPhase)
+    return true;
+  constexpr std::string_view built = "built ";
+  if (phase.substr(0, built.size()) != built) return false;
+  phase.remove_prefix(built.size());
+  const auto a = phase.find(' ');
+  const auto b = a == std::string_view::npos ? a : phase.find(' ', a + 1);
+  if (b == std::string_view::npos) return false;
+  return is_hex64(phase.substr(0, a)) && is_identifier(phase.substr(a + 1, b - a - 1)) &&
+         is_hex64(phase.substr(b + 1));
+}
+
+std::vector<std::string> PhaseReader::next(const std::string& bytes) {
+  std::vector<std::string> phases;
+  while (!done_ && bytes.size() > offset_) {
+    const std::size_t available = bytes.size() - offset_;
+    const std::size_t n = std::min(available, kPhaseMagic.size());
+    if (std::string_view(bytes).substr(offset_, n) != kPhaseMagic.substr(0, n)) {
+      done_ = true;  // the frame (or garbage) follows; no phase line after it counts
+      break;
+    }
+    const auto newline = bytes.find('\n', offset_);
+    if (available < kPhaseMagic.size() || newline == std::string::npos) break;  // read again later
+    phases.push_back(bytes.substr(offset_ + kPhaseMagic.size(), newline - offset_ - kPhaseMagic.size()));
+    offset_ = newline + 1;
+  }
+  return phases;
+}
+
 bool run_phase_announced(const std::string& bytes) {
-  return bytes.rfind(encode_phase_line(kRunPhase), 0) == 0;
+  PhaseReader reader;
+  for (const auto& phase : reader.next(bytes))
+    if (phase == kRunPhase) return true;
+  return false;
 }
 
 std::optional<std::string> decode_result_frame(const std::string& bytes, std::string_view key,
@@ -49,10 +96,12 @@ std::optional<std::string> decode_result_frame(const std::string& bytes, std::st
   if (bytes.empty()) return reject("the worker delivered no result");
   std::size_t start = 0;
   while (bytes.compare(start, kPhaseMagic.size(), kPhaseMagic) == 0) {
-    const std::string line = encode_phase_line(kRunPhase);
-    if (bytes.compare(start, line.size(), line) != 0)
+    const auto newline = bytes.find('\n', start);
+    if (newline == std::string::npos ||
+        !is_known_phase(std::string_view(bytes).substr(start + kPhaseMagic.size(),
+                                                       newline - start - kPhaseMagic.size())))
       return reject("the result channel holds an unknown phase line");
-    start += line.size();
+    start = newline + 1;
   }
   if (start == bytes.size()) return reject("the worker delivered no result");
   if (bytes.compare(start, kMagic.size(), kMagic) != 0)

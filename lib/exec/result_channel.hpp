@@ -3,17 +3,40 @@
 // the candidate). It carries zero or more phase lines, then exactly one length-prefixed frame
 // authenticated with HMAC-SHA256 under a per-job key:
 //   KBENCH-PHASE/1 run\n                      (the compile phase is over; docs/sandbox.md)
+//   KBENCH-PHASE/1 build\n, build-end\n        (an extension build starts / ends: build_timeout_s)
+//   KBENCH-PHASE/1 built <key> <name> <sha256>\n (a prebuilt extension; docs/extensions.md)
+//   KBENCH-PHASE/1 import\n                   (the candidate is imported next: lines after it
+//                                               may be the candidate's own and are not trusted)
 //   KBENCH-RESULT/1 <length> <hmac hex>\n<payload>
 // Anything else (a second frame, stray bytes, a short frame, a bad MAC) makes the decoder refuse
 // the whole message.
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kbench {
 
 // The one phase a worker announces: compilation is over, the run limit applies from now on.
 inline constexpr std::string_view kRunPhase = "run";
+
+inline constexpr std::string_view kBuildPhase = "build";
+inline constexpr std::string_view kBuildEndPhase = "build-end";
+inline constexpr std::string_view kImportPhase = "import";
+
+// True for the phases above and `built <64 hex> <identifier> <64 hex>`.
+bool is_known_phase(std::string_view phase);
+
+// Reads the phase lines at the start of a growing channel buffer, each complete line once.
+class PhaseReader {
+ public:
+  // The phases (without the magic) completed since the last call; stops at anything else.
+  std::vector<std::string> next(const std::string& bytes);
+
+ private:
+  std::size_t offset_ = 0;
+  bool done_ = false;
+};
 
 // 32 random bytes from the kernel (getrandom).
 std::string make_channel_key();
@@ -21,8 +44,8 @@ std::string make_channel_key();
 std::string encode_phase_line(std::string_view phase);
 std::string encode_result_frame(const std::string& payload, std::string_view key);
 
-// True when `bytes` starts with a complete "run" phase line (the controller asks while the
-// worker still runs, so a partial or later frame does not matter here).
+// True when the phase lines at the start of `bytes` include a complete "run" line (the
+// controller asks while the worker still runs, so a partial or later frame does not matter).
 bool run_phase_announced(const std::string& bytes);
 
 // The payload, or nullopt with `why` set when `bytes` is not phase lines followed by exactly one

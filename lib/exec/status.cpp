@@ -5,7 +5,7 @@
 
 namespace kbench {
 namespace {
-constexpr std::array<std::pair<Status, const char*>, 8> kNames = {{
+constexpr std::array<std::pair<Status, const char*>, 9> kNames = {{
     {Status::ok, "ok"},
     {Status::compile_error, "compile_error"},
     {Status::runtime_error, "runtime_error"},
@@ -14,6 +14,7 @@ constexpr std::array<std::pair<Status, const char*>, 8> kNames = {{
     {Status::crashed, "crashed"},
     {Status::problem_error, "problem_error"},
     {Status::rejected, "rejected"},
+    {Status::no_code, "no_code"},
 }};
 }  // namespace
 

@@ -14,6 +14,7 @@ enum class Status {
   crashed,        // the worker died (signal, exit) without delivering a result
   problem_error,  // the reference problem itself failed: not the candidate's fault
   rejected,       // an integrity check failed (diagnostics.integrity names it; docs/integrity.md)
+  no_code,        // a model's reply held no code to evaluate (docs/endpoints.md); the reply is kept
 };
 
 std::string to_string(Status status);

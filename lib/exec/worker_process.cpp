@@ -240,7 +240,9 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   auto seconds = [](double s) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   };
-  std::optional<Clock::time_point> run_phase_since;
+  std::optional<Clock::time_point> run_phase_since, build_since;
+  Clock::duration built{};
+  PhaseReader phases;
   auto next_scan = started, next_precise = started, last_poll = started;
   Clock::duration waited{}, waited_before_run{};
   int wait_status = 0;
@@ -257,10 +259,19 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
       outcome.interrupted = true;
       break;
     }
-    if (!run_phase_since && run_phase_announced(outcome.channel_bytes)) {
-      run_phase_since = now;
-      waited_before_run = waited;
+    for (const auto& phase : phases.next(outcome.channel_bytes)) {
+      if (phase == kRunPhase && !run_phase_since) {
+        run_phase_since = now;
+        waited_before_run = waited;
+      } else if (phase == kBuildPhase && !build_since) {
+        build_since = now;
+      } else if (phase == kBuildEndPhase && build_since) {
+        built += now - *build_since;
+        build_since.reset();
+      }
     }
+    // Extension builds have their own limit and do not count against the compile limit.
+    const auto building = built + (build_since ? now - *build_since : Clock::duration{});
     // The earliest of the limits that apply now.
     const auto origin = started + waited;
     Clock::time_point deadline = origin + seconds(launch.timeout_s);
@@ -270,8 +281,10 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
       if (at < deadline) deadline = at, limit_name = name, limit_s = limit;
     };
     if (!run_phase_since && launch.compile_timeout_s > 0)
-      consider(origin + seconds(launch.compile_timeout_s), "compile_timeout_s",
+      consider(origin + building + seconds(launch.compile_timeout_s), "compile_timeout_s",
                launch.compile_timeout_s);
+    if (build_since && launch.build_timeout_s > 0)
+      consider(*build_since + seconds(launch.build_timeout_s), "build_timeout_s", launch.build_timeout_s);
     if (run_phase_since && launch.run_timeout_s > 0)
       consider(*run_phase_since + (waited - waited_before_run) + seconds(launch.run_timeout_s), "run_timeout_s",
                launch.run_timeout_s);
@@ -317,6 +330,10 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     const pid_t done = waitpid(pid, &wait_status, WNOHANG);
     if (done == pid) exited = true;
   }
+  // A worker that ended without a result while kbench is being stopped was, most likely, stopped
+  // by the same signal: Slurm's scancel and a container stop signal every process of the job, not
+  // only kbench. The job did not finish; it is not `crashed`, and --resume runs it again.
+  if (exited && !outcome.delivered && interrupt_requested()) outcome.interrupted = true;
   // A worker that delivered is left to the background reaper (its exit takes long); the GPU
   // lock is taken for it before the kill, while the worker itself still holds it.
   const bool hand_over = outcome.delivered && !exited;

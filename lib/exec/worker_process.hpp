@@ -27,6 +27,9 @@ struct WorkerLaunch {
   double timeout_s = 600;          // the whole worker
   double compile_timeout_s = 0;    // > 0: until the worker announces the run phase
   double run_timeout_s = 0;        // > 0: from the run-phase announcement on
+  // > 0: each extension build, from its "build" to its "build-end" line; build time does not
+  // count against compile_timeout_s (timeout_s still bounds everything).
+  double build_timeout_s = 0;
   std::uint64_t memory_limit_bytes = 0;  // > 0: resident memory of the whole process tree
   std::size_t output_cap_bytes = 1 << 20;  // per stream: first and last half kept
   std::map<std::string, std::string> env;  // set on top of the sandbox's scrubbed environment
@@ -50,7 +53,7 @@ struct WorkerLaunch {
 
 struct WorkerOutcome {
   bool timed_out = false;
-  std::string timeout_limit;  // "timeout_s", "compile_timeout_s" or "run_timeout_s"
+  std::string timeout_limit;  // "timeout_s", "compile_timeout_s", "run_timeout_s", "build_timeout_s"
   double timeout_limit_s = 0;
   bool memory_exceeded = false;
   std::uint64_t peak_memory_bytes = 0;

@@ -17,9 +17,9 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// One sample of `variant` on `input_set`, per the mode.
-TimedSample take_sample(Timer& timer, const ProtocolVariant& variant, int input_set, TimingMode mode,
-                        int calls_per_sample, bool blocking, const ProtocolHooks& hooks) {
+// The timed calls of one sample, per the mode.
+TimedSample time_calls(Timer& timer, const ProtocolVariant& variant, int input_set, TimingMode mode,
+                       int calls_per_sample, bool blocking, const ProtocolHooks& hooks) {
   if (mode == TimingMode::hot) {
     TimedSample s = timer.time(
         [&] {
@@ -31,6 +31,16 @@ TimedSample take_sample(Timer& timer, const ProtocolVariant& variant, int input_
   }
   if (hooks.flush && mode != TimingMode::graph) hooks.flush();
   return timer.time([&] { variant.call(input_set); }, blocking);
+}
+
+// One sample of `variant` on `input_set`, per the mode, with the variant's hooks around it: the
+// timer has synchronised the device when `after_sample` runs.
+TimedSample take_sample(Timer& timer, const ProtocolVariant& variant, int input_set, TimingMode mode,
+                        int calls_per_sample, bool blocking, const ProtocolHooks& hooks, bool warmup) {
+  if (variant.before_sample) variant.before_sample(input_set);
+  const TimedSample s = time_calls(timer, variant, input_set, mode, calls_per_sample, blocking, hooks);
+  if (variant.after_sample) variant.after_sample(warmup);
+  return s;
 }
 
 // The order of variants in each round. Cycling through every permutation (up to 4 variants)
@@ -76,7 +86,7 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
     std::vector<double> estimates;
     while (record.warmup_calls < timing.warmup || seconds_since(warm_start) < timing.warmup_time_s) {
       const TimedSample s =
-          take_sample(timer, v, record.warmup_calls % sets, TimingMode::cold, 1, record.blocking, hooks);
+          take_sample(timer, v, record.warmup_calls % sets, TimingMode::cold, 1, record.blocking, hooks, true);
       ++record.warmup_calls;
       if (!s.valid) {
         record.blocking = false;
@@ -130,7 +140,7 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
       for (int i = 0; i < timing.samples_per_round; ++i) {
         const int input_set = int(record.samples_ms.size() + std::size_t(record.discarded_samples)) % sets;
         const TimedSample s = take_sample(timer, v, input_set, timing.mode, record.calls_per_sample,
-                                          record.blocking, hooks);
+                                          record.blocking, hooks, false);
         if (!s.valid) {
           ++record.discarded_samples;
           record.blocking = false;
@@ -156,11 +166,17 @@ ProtocolRun run_kernelbench_style(Timer& timer, const std::vector<ProtocolVarian
   const auto start = Clock::now();
   for (const auto& v : variants) {
     auto& record = run.variants[v.name];
-    for (int i = 0; i < 3; ++i) v.call(0);
+    for (int i = 0; i < 3; ++i) {
+      if (v.before_sample) v.before_sample(0);
+      v.call(0);
+      if (v.after_sample) v.after_sample(true);
+    }
     record.warmup_calls = 3;
     for (int i = 0; i < 100; ++i) {
+      if (v.before_sample) v.before_sample(0);
       if (hooks.flush) hooks.flush();
       const TimedSample s = timer.time([&] { v.call(0); }, false);
+      if (v.after_sample) v.after_sample(false);
       record.samples_ms.push_back(s.ms);
       record.rounds.push_back(0);
       if (s.offstream) ++record.offstream_samples;

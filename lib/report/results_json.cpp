@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/version.hpp"
+#include "report/generation_totals.hpp"
 #include "report/summary_metrics.hpp"
 
 namespace kbench {
@@ -94,6 +95,7 @@ nlohmann::json result_json(const JobResult& r) {
           {"speedup_vs_eager", optional_number(speedup_vs(r, "eager"))},
           {"speedup_vs_inductor", optional_number(speedup_vs(r, "inductor"))},
           {"wall_s", r.wall_s}};
+  if (r.job.origin) out["generation"] = to_json(*r.job.origin);
   if (r.schedule) {
     out["schedule"] = {{"slot", r.schedule->slot},
                        {"device", r.schedule->device},
@@ -173,7 +175,7 @@ nlohmann::json results_json(const RunReport& report) {
       results.back()["degenerate_reason"] = it->second;
     }
   }
-  return {{"schema_version", kResultsSchemaVersion},
+  nlohmann::json out = {{"schema_version", kResultsSchemaVersion},
           {"kbench_version", kVersion},
           {"suite", {{"name", report.suite_name}, {"file", report.suite_file.string()}}},
           {"device", report.device},
@@ -182,6 +184,15 @@ nlohmann::json results_json(const RunReport& report) {
           {"environment", report.environment},
           {"results", results},
           {"summary", summary_json(compute_summary(report.results), report.planned_jobs)}};
+  if (report.generation) {
+    const auto& g = *report.generation;
+    nlohmann::json generation = {{"base_url", g.base_url}, {"model", g.model},
+                                 {"backend", g.backend},   {"samples", g.samples},
+                                 {"turns", g.turns}};
+    generation.update(to_json(generation_totals(report.results)));
+    out["generation"] = generation;
+  }
+  return out;
 }
 
 void write_file_atomically(const std::filesystem::path& file,

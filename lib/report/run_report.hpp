@@ -2,6 +2,7 @@
 // Everything a report shows about one run; every reporter reads only this.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,16 @@
 #include "exec/job_result.hpp"
 
 namespace kbench {
+
+// How the run's candidates were generated, when they came from a model endpoint (docs/endpoints.md).
+// Token and cost totals are derived from the results (report/generation_totals.hpp).
+struct GenerationRun {
+  std::string base_url;  // never holds the API key: that is read from an environment variable
+  std::string model;
+  std::string backend;
+  int samples = 1;
+  int turns = 1;
+};
 
 struct RunReport {
   std::string suite_name;
@@ -22,6 +33,7 @@ struct RunReport {
   // Problem id -> the suite's `degenerate_reason` for problems marked `degenerate: true`; every
   // report shows it next to those problems' results (docs/suite-format.md#degenerate-problems).
   std::map<std::string, std::string> degenerate_problems;
+  std::optional<GenerationRun> generation;  // absent: candidates were files
 };
 
 // "degenerate problem: REASON" when `r`'s problem is marked degenerate in `report`, else "".

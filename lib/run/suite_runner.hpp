@@ -7,6 +7,7 @@
 #include <string>
 
 #include "report/run_report.hpp"
+#include "run/generation_request.hpp"
 #include "report/progress_line.hpp"
 #include "report/reporter_set.hpp"
 #include "exec/job.hpp"
@@ -40,6 +41,19 @@ struct SuiteRunOptions {
   // Journal (default: next to results_file; none without one) and --resume.
   std::optional<std::filesystem::path> journal;
   bool resume = false;
+  // Candidates from a model endpoint (docs/endpoints.md): overrides of the suite's `generate:`
+  // block; a base_url without such a block makes one.
+  struct Generation {
+    std::optional<std::string> base_url, model, api_key_env, backend;
+    std::optional<int> samples, turns, concurrency;
+    bool no_cache = false;
+    std::optional<std::filesystem::path> cache_file;   // default: default_generation_cache_path()
+    std::optional<std::filesystem::path> prices_file;  // --prices
+    std::optional<std::filesystem::path> output_dir;   // default: <results>.generated
+  } generation;
+  CandidateGenerator generator;  // empty: built without lib/generate
+  std::function<std::filesystem::path()> default_cache_file;  // set with `generator`
+  std::function<void(double)> generation_sleep;  // tests shorten retry waits; may be empty
   std::function<void(const std::string&)> log;  // progress lines; may be empty
   // Called, one call at a time, whenever a job starts or finishes; may be empty.
   std::function<void(const ProgressTracker&)> progress;

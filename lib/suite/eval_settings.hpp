@@ -22,6 +22,8 @@ struct EvalSettings {
   // Watchdog and sandbox limits (docs/sandbox.md). Unset time limits leave only timeout_s.
   std::optional<double> compile_timeout_s;  // start until the first successful candidate call
   std::optional<double> run_timeout_s;      // from then until the worker ends
+  // Each extension build (docs/extensions.md); its time does not count against compile_timeout_s.
+  std::optional<double> build_timeout_s;
   std::optional<double> memory_limit_gb;    // unset: default_memory_limit_gb()
   double output_cap_mb = 1;                 // per stream, first and last half kept
   double file_size_limit_gb = 4;            // RLIMIT_FSIZE: largest file a worker may write

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suite/eval_settings.hpp"
+#include "suite/generate_settings.hpp"
 
 namespace kbench {
 
@@ -44,6 +45,7 @@ struct Suite {
   std::filesystem::path file;  // absolute path of the YAML
   EvalSettings defaults;
   std::vector<Problem> problems;
+  std::optional<GenerateSettings> generate;  // `generate:`: candidates come from a model endpoint
 };
 
 inline constexpr int kSuiteSchemaVersion = 1;

@@ -13,6 +13,8 @@
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
 #include "measure/gpu_monitor.hpp"
+#include "worker/extension_builds.hpp"
+#include "worker/call_audit.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/integrity_monitor.hpp"
@@ -60,6 +62,8 @@ class Evaluation {
       measure_baselines(result);
       integrity_.before_import(trials_);
       gpu.hold(GpuLock::Mode::none);
+      // Extension builds before any candidate code runs (docs/extensions.md), lock released.
+      prepare_extension_builds(job_);
       load_candidate();
       integrity_.after_import(problem_code_file_);
       gpu.hold(GpuLock::Mode::shared);
@@ -81,6 +85,10 @@ class Evaluation {
       result.status = verdict.status;
       result.message = verdict.message;
       result.diagnostics.update(verdict.diagnostics);
+    }
+    if (audit_) {
+      integrity_.add_cost(audit_->seconds());
+      if (integrity_.enabled("timed_call_check")) integrity_.note("timed_call_check", audit_->summary());
     }
     if (!baseline_notes_.empty()) result.diagnostics["baselines"] = baseline_notes_;
     if (GpuLock::instance().enabled()) result.protocol["gpu_lock_wait_s"] = GpuLock::instance().wait_s();
@@ -342,17 +350,40 @@ class Evaluation {
   }
 
   // Input sets for timing, built like the correctness inputs under their own seeds, as many as
-  // memory allows (each variant holds its own clones of every set).
+  // memory allows (each variant holds its own clones of every set), with the reference's outputs
+  // for each, computed here, before the candidate's import: every call timed is checked on them.
   std::vector<py::list> build_timing_inputs() {
     const std::size_t wanted = std::size_t(std::max(1, timing_.input_sets));
-    std::vector<py::list> sets = {trials_.front().inputs};
+    const Trial& first = trials_.front();
+    std::vector<py::list> sets = {first.inputs};
+    std::vector<std::vector<at::Tensor>> expected = {first.expected};
     long long bytes = 0;
     for (auto item : sets.front())
       if (is_tensor(item)) bytes += to_tensor(item).nbytes();
     const long long budget = job_.device.rfind("cuda", 0) == 0 ? (4LL << 30) : (256LL << 20);
     const std::size_t affordable = std::size_t(std::max(1LL, budget / std::max(1LL, 3 * bytes)));
-    for (std::size_t i = 1; i < std::min(wanted, affordable); ++i)
-      sets.push_back(builder_->build_inputs(5000 + int(i)));
+    const bool poison = integrity_.enabled("stale_memory");
+    try {
+      for (std::size_t i = 1; i < std::min(wanted, affordable); ++i) {
+        const int seed = 5000 + int(i);
+        Trial set = builder_->run_reference(TrialKind::timing, seed, first.model, builder_->build_inputs(seed), poison);
+        sets.push_back(set.inputs);
+        expected.push_back(std::move(set.expected));
+      }
+    } catch (const py::error_already_set& e) {
+      throw Verdict{Status::problem_error, "building the timing input sets failed",
+                    {{"traceback", describe_python_error(e)}}};
+    }
+    CallAuditSettings audit;
+    audit.compare = audit.rotate = integrity_.enabled("timed_call_check");
+    audit.poison = poison || audit.compare;
+    audit.tolerance = tolerance_;
+    if (audit.compare || audit.poison) {
+      audit_ = std::make_unique<CallAudit>(std::move(expected), first.structure, audit);
+      const auto& mutates = first.reference_mutates;
+      if (audit.compare && std::find(mutates.begin(), mutates.end(), true) != mutates.end())
+        audit_->skip_comparison("the reference writes into its inputs: calls on one buffer see other values");
+    }
     return sets;
   }
   // Baselines are compiled and measured before the candidate exists in this process: failing
@@ -363,7 +394,8 @@ class Evaluation {
     if (wants("eager")) baselines_.push_back({"eager", trials_.front().model});
     if (wants("inductor"))
       if (auto compiled = compile_inductor(trials_.front())) baselines_.push_back({"inductor", *compiled});
-    session_ = std::make_unique<TimingSession>(job_, build_timing_inputs());
+    std::vector<py::list> sets = build_timing_inputs();
+    session_ = std::make_unique<TimingSession>(job_, std::move(sets), audit_.get());
     if (baselines_.empty() || timing_.mode == TimingMode::kernelbench) return;
     ResolvedTiming quick = timing_;
     quick.max_time_s = std::min(2.0, timing_.max_time_s / 4);
@@ -434,7 +466,7 @@ class Evaluation {
     std::optional<KernelShare> share;
     try {
       share = measure_kernel_share(timed_candidate_, TrialBuilder::fresh_copies(trials_.front().inputs),
-                                   integrity_.custom_kernel_names());
+                                   integrity_.own_kernels());
     } catch (const py::error_already_set& e) {
       integrity_.note("kernel_share_error", describe_python_error(e, 1000));
       return;
@@ -464,6 +496,7 @@ class Evaluation {
   py::object timed_candidate_;
   std::vector<Trial> trials_;
   ResolvedTiming timing_;
+  std::unique_ptr<CallAudit> audit_;  // declared before session_, which points to it
   std::unique_ptr<TimingSession> session_;
   std::vector<NamedCallable> baselines_;
   std::map<std::string, double> pre_import_median_;
@@ -512,6 +545,7 @@ nlohmann::json describe_environment(const std::string& device) {
     py::object props = torch.attr("cuda").attr("get_device_properties")(dev);
     env["sm_count"] = props.attr("multi_processor_count").cast<int>();
     env["gpu_memory_bytes"] = props.attr("total_memory").cast<long long>();
+    env["compute_capability"] = fmt::format("{}.{}", props.attr("major").cast<int>(), props.attr("minor").cast<int>());
   } else {
     env["device_name"] = cpu_model_name();
     env["cpu_threads"] = torch.attr("get_num_threads")().cast<int>();

@@ -5,6 +5,7 @@
 #include <pybind11/eval.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "measure/cuda_driver.hpp"
 #include "worker/gpu_lock.hpp"
@@ -31,7 +32,8 @@ py::tuple clone_inputs(const py::list& inputs) {
 }
 
 // Captures `fn(*args)` into a CUDA graph (torch.cuda.graph, after a side-stream warmup as torch
-// requires); returns None, with the reason in `error`, when the callable cannot be captured.
+// requires); returns (graph, its static output), or None with the reason in `error`, when the
+// callable cannot be captured.
 py::object capture_graph(const py::object& fn, const py::tuple& args, std::string& error) {
   py::dict scope;
   scope["fn"] = fn;
@@ -48,9 +50,9 @@ try:
     torch.cuda.current_stream().wait_stream(side)
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
-        fn(*args)
+        static_output = fn(*args)
     torch.cuda.synchronize()
-    graph = g
+    graph = (g, static_output)
 except Exception as error:
     graph_error = repr(error)[:300]
 )", scope);
@@ -58,10 +60,41 @@ except Exception as error:
   return scope["graph"];
 }
 
+// Every set holds tensors of the same shapes and dtypes and equal other arguments, so one set's
+// values can be copied into another set's buffers.
+bool interchangeable(const std::vector<py::list>& sets) {
+  for (const auto& set : sets) {
+    if (set.size() != sets.front().size()) return false;
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      const py::handle a = sets.front()[i], b = set[i];
+      if (is_tensor(a) != is_tensor(b)) return false;
+      if (!is_tensor(a)) {
+        if (!a.equal(b)) return false;
+        continue;
+      }
+      const at::Tensor x = to_tensor(a), y = to_tensor(b);
+      if (x.scalar_type() != y.scalar_type() || !x.sizes().equals(y.sizes()) || x.device() != y.device())
+        return false;
+    }
+  }
+  return true;
+}
+
+// What one variant's calls use and leave behind during one measurement.
+struct VariantState {
+  std::vector<py::tuple> buffers;   // one clone per input set, reused by every call on that set
+  std::vector<int> holds;           // which set's values each buffer holds now
+  std::vector<py::object> graphs;   // graph mode: (graph, static output) per set
+  std::vector<std::pair<int, py::object>> pending;  // (values held, output) since the last sample
+  std::vector<at::Tensor> keep;     // never poisoned: the buffers, the model's weights
+  long long calls = 0;
+};
+
 }  // namespace
 
-TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets)
-    : job_(job), input_sets_(std::move(input_sets)) {
+TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets, CallAudit* audit)
+    : job_(job), input_sets_(std::move(input_sets)), audit_(audit) {
+  sets_interchangeable_ = interchangeable(input_sets_);
   cuda_ = device_kind(job.device) == "cuda";
   if (!cuda_) {
     timer_ = make_host_timer();
@@ -88,36 +121,73 @@ TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets)
   empty_overhead_ms_ = empty[10];
 }
 
-std::function<void(int)> TimingSession::make_call(const py::object& callable,
-                                                  const ResolvedTiming& timing,
-                                                  const std::string& name) {
-  std::vector<py::tuple> sets;
-  for (const auto& inputs : input_sets_) sets.push_back(clone_inputs(inputs));
-  for (const auto& s : sets) keep_alive_.push_back(s);
+ProtocolVariant TimingSession::make_variant(const py::object& callable, const ResolvedTiming& timing,
+                                            const std::string& name) {
+  auto state = std::make_shared<VariantState>();
+  for (std::size_t i = 0; i < input_sets_.size(); ++i) {
+    state->buffers.push_back(clone_inputs(input_sets_[i]));
+    state->holds.push_back(int(i));
+    for (auto item : state->buffers.back())
+      if (is_tensor(item)) state->keep.push_back(to_tensor(item));
+  }
+  for (const char* what : {"parameters", "buffers"})
+    if (py::hasattr(callable, what))
+      for (auto t : callable.attr(what)()) state->keep.push_back(to_tensor(t));
+  for (const auto& s : state->buffers) keep_alive_.push_back(s);
   if (timing.mode == TimingMode::graph && cuda_) {
-    std::vector<py::object> graphs;
-    for (const auto& args : sets) {
+    for (const auto& args : state->buffers) {
       std::string error;
       py::object graph = capture_graph(callable, args, error);
       if (graph.is_none()) {
         notes_["graph_capture_failed"][name] = error;
-        graphs.clear();
+        state->graphs.clear();
         break;
       }
-      graphs.push_back(graph);
+      state->graphs.push_back(graph);
     }
-    if (!graphs.empty()) {
-      for (const auto& g : graphs) keep_alive_.push_back(g);
-      return [graphs](int set) { graphs[std::size_t(set) % graphs.size()].attr("replay")(); };
-    }
+    for (const auto& g : state->graphs) keep_alive_.push_back(g);
   }
-  return [callable, sets, name](int set) {
-    try {
-      py::object out = callable(*sets[std::size_t(set) % sets.size()]);
-    } catch (const py::error_already_set& e) {
-      throw VariantError{name, python_error_type(e), describe_python_error(e)};
-    }
+  ProtocolVariant variant{name, {}};
+  if (!state->graphs.empty()) {
+    variant.call = [state](int set) {
+      const auto k = std::size_t(set) % state->graphs.size();
+      state->graphs[k][py::int_(0)].attr("replay")();
+      state->pending.emplace_back(state->holds[k], state->graphs[k][py::int_(1)]);
+    };
+  } else {
+    variant.call = [callable, state, name](int set) {
+      const auto k = std::size_t(set) % state->buffers.size();
+      try {
+        state->pending.emplace_back(state->holds[k], callable(*state->buffers[k]));
+      } catch (const py::error_already_set& e) {
+        throw VariantError{name, python_error_type(e), describe_python_error(e)};
+      }
+    };
+  }
+  if (!audit_) {
+    variant.after_sample = [state](bool) { state->pending.clear(); };
+    return variant;
+  }
+  // A graph replays fixed kernels on fixed buffers with no Python in between, and a copy just
+  // before it would leave dirty L2 lines inside the timed replay; its values stay put.
+  if (audit_->settings().rotate && sets_interchangeable_ && state->graphs.empty() && input_sets_.size() > 1) {
+    variant.before_sample = [this, state](int set) {
+      const auto k = std::size_t(set) % state->buffers.size();
+      const int values = audit_->draw_value_set();
+      if (values == state->holds[k]) return;
+      const py::list& source = input_sets_[std::size_t(values)];
+      for (std::size_t i = 0; i < source.size(); ++i)
+        if (is_tensor(source[i])) to_tensor(state->buffers[k][i]).copy_(to_tensor(source[i]));
+      state->holds[k] = values;
+    };
+  }
+  variant.after_sample = [this, state, name](bool warmup) {
+    auto pending = std::move(state->pending);
+    state->pending.clear();
+    for (auto& [values, output] : pending)
+      audit_->audit(name, {state->calls++, values, warmup}, output, state->keep);
   };
+  return variant;
 }
 
 ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants,
@@ -126,7 +196,7 @@ ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants,
   const GpuLockScope alone(GpuLock::Mode::exclusive);
   std::vector<ProtocolVariant> protocol_variants;
   for (const auto& [name, callable] : variants)
-    protocol_variants.push_back({name, make_call(callable, timing, name)});
+    protocol_variants.push_back(make_variant(callable, timing, name));
   ProtocolHooks hooks;
   if (flush_buffer_.defined()) {
     if (timing.mode == TimingMode::kernelbench) {

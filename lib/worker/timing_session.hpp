@@ -1,7 +1,9 @@
 #pragma once
 // Inside a worker: times named Python callables on pre-built input sets with the job's protocol
 // (measure/interleaved_protocol.hpp), owning the timer, the L2-flush buffer and the clock
-// monitor. The caller decides what to time and when.
+// monitor. The caller decides what to time and when. With a CallAudit, every call's output is
+// kept to the end of its sample and audited there, outside the timed interval, and before each
+// sample a random value set is loaded into the sample's input buffers (worker/call_audit.hpp).
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,6 +18,7 @@
 #include "measure/gpu_monitor.hpp"
 #include "measure/interleaved_protocol.hpp"
 #include "measure/timer.hpp"
+#include "worker/call_audit.hpp"
 
 namespace kbench {
 
@@ -31,8 +34,9 @@ struct VariantError {
 
 class TimingSession {
  public:
-  // `input_sets`: pristine inputs, one list per set; every variant gets its own clones.
-  TimingSession(const Job& job, std::vector<pybind11::list> input_sets);
+  // `input_sets`: pristine inputs, one list per set; every variant gets its own clones. `audit`
+  // (may be null) must outlive the session.
+  TimingSession(const Job& job, std::vector<pybind11::list> input_sets, CallAudit* audit = nullptr);
 
   // Runs the protocol over `variants` (graph mode captures each where it can).
   ProtocolRun measure(const std::vector<NamedCallable>& variants, const ResolvedTiming& timing);
@@ -43,11 +47,13 @@ class TimingSession {
   [[nodiscard]] const std::string& timer_name() const { return timer_name_; }
 
  private:
-  std::function<void(int)> make_call(const pybind11::object& callable, const ResolvedTiming& timing,
-                                     const std::string& name);
+  ProtocolVariant make_variant(const pybind11::object& callable, const ResolvedTiming& timing,
+                               const std::string& name);
 
   const Job& job_;
   std::vector<pybind11::list> input_sets_;
+  CallAudit* audit_ = nullptr;
+  bool sets_interchangeable_ = false;  // same tensor shapes and other args: values may rotate
   std::unique_ptr<Timer> timer_;
   std::string timer_name_;
   bool cuda_ = false;

@@ -1,5 +1,6 @@
 #include "worker/trial.hpp"
 
+#include <ATen/ATen.h>
 #include <fmt/format.h>
 
 #include "check/tensor_guard.hpp"
@@ -17,6 +18,7 @@ std::string to_string(TrialKind kind) {
     case TrialKind::alt_distribution: return "alt_distribution";
     case TrialKind::alt_shape: return "alt_shape";
     case TrialKind::post_timing: return "post_timing";
+    case TrialKind::timing: return "timing";
   }
   return "seed";
 }
@@ -119,7 +121,9 @@ Trial TrialBuilder::run_reference(TrialKind kind, int seed, py::object model, py
   try {
     py::object output = trial.model(*args);
     FlatOutputs flat = flatten_outputs(output);
-    for (auto& t : flat.tensors) trial.expected.push_back(t.detach().clone());
+    // Pageable host memory (not pinned: pinned memory is mapped into the device's address space).
+    for (auto& t : flat.tensors)
+      trial.expected.push_back(t.detach().to(at::Device(at::kCPU), t.scalar_type(), false, /*copy=*/true));
     trial.structure = flat.structure;
     trial.output_types = flat.types;
     outputs = std::move(flat.tensors);

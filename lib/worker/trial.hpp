@@ -1,6 +1,7 @@
 #pragma once
 // One correctness trial's world: a reference model, pristine inputs and the reference outputs
-// (held only by C++), and how trials are built from the problem file.
+// (held only by C++, in pageable host memory: no kernel of the candidate's CUDA context can
+// reach them), and how trials are built from the problem file.
 #include <ATen/core/Tensor.h>
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
@@ -15,6 +16,7 @@ enum class TrialKind {
   alt_distribution,  // floating inputs redrawn from a second distribution (or get_inputs_alt())
   alt_shape,         // the problem rebuilt at its alt_sizes constants
   post_timing,       // a fresh seed, checked on the timed instance after timing
+  timing,            // a timing input set: every warm-up and timed call checked (call_audit.hpp)
 };
 std::string to_string(TrialKind kind);
 
@@ -23,7 +25,7 @@ struct Trial {
   int seed = 0;
   pybind11::object model;
   pybind11::list inputs;                   // pristine; every call gets fresh clones
-  std::vector<at::Tensor> expected;        // reference outputs, held only by C++
+  std::vector<at::Tensor> expected;        // reference outputs on the host, held only by C++
   std::string structure;
   std::vector<std::string> output_types;   // Python type of each output tensor
   std::vector<bool> reference_mutates;     // per input: the reference itself writes into it
@@ -44,8 +46,9 @@ class TrialBuilder {
   // magnitude, 1% of elements x10. Signs are kept so domains like x > 0 survive.
   pybind11::list build_alt_inputs(int seed) const;
 
-  // Runs the reference on clones of `inputs` and keeps its outputs in C++. With `poison`, the
-  // Python-side outputs and input clones are overwritten before they are freed (stale memory).
+  // Runs the reference on clones of `inputs` and keeps copies of its outputs in C++, on the host.
+  // With `poison`, the device outputs and input clones are overwritten before they are freed
+  // (stale memory).
   Trial run_reference(TrialKind kind, int seed, pybind11::object model, pybind11::list inputs,
                       bool poison) const;
 

@@ -1,6 +1,7 @@
 // The protocol with a scripted timer: stopping rule, caps, interleaving, warmup, modes.
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -216,4 +217,41 @@ TEST_CASE("relative CI half-width shrinks with more samples") {
   for (int i = 0; i < 2000; ++i) many.push_back(d(rng));
   CHECK(relative_ci_half_width(many) < relative_ci_half_width(few));
   CHECK(relative_ci_half_width({1.0}) == INFINITY);
+}
+
+TEST_CASE("the sample hooks run around every sample, outside the timed interval, warm-up included") {
+  Scripted s;
+  s.time_of["a"] = [](int) { return 0.05; };
+  ScriptedTimer timer(s);
+  std::vector<std::string> events;  // "t" = a timed region, "b<set>" / "a<w|t>" = hooks
+  ProtocolVariant a{"a", [&](int) {
+                      s.current = "a";
+                      events.push_back("call");
+                    }};
+  a.before_sample = [&](int set) { events.push_back("b" + std::to_string(set)); };
+  a.after_sample = [&](bool warmup) { events.push_back(warmup ? "aw" : "at"); };
+  auto timing = quick_timing();
+  timing.mode = TimingMode::hot;  // batches: one hook pair per batch of calls
+  const auto run = run_interleaved(timer, {a}, timing, {});
+  const auto& r = run.variants.at("a");
+  REQUIRE(r.calls_per_sample == 20);
+  // Warm-up: single calls between their hooks; then batches of 20 calls between one pair.
+  REQUIRE(events.size() >= 3 * 2 + 22);
+  CHECK(events[0] == "b0");
+  CHECK(events[1] == "call");
+  CHECK(events[2] == "aw");
+  CHECK(events[3] == "b1");
+  CHECK(events[5] == "aw");
+  CHECK(events[6] == "b0");  // the first timed sample
+  for (int i = 7; i < 27; ++i) CHECK(events[std::size_t(i)] == "call");
+  CHECK(events[27] == "at");
+  const auto afters = std::count(events.begin(), events.end(), "at");
+  CHECK(std::size_t(afters) == r.samples_ms.size());
+
+  // The KernelBench-style protocol calls them around its calls too.
+  events.clear();
+  run_kernelbench_style(timer, {a}, {});
+  CHECK(std::count(events.begin(), events.end(), "aw") == 3);
+  CHECK(std::count(events.begin(), events.end(), "at") == 100);
+  CHECK(std::count(events.begin(), events.end(), "b0") == 103);
 }

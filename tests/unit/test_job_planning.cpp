@@ -67,7 +67,9 @@ TEST_CASE("jobs round-trip through JSON") {
   job.settings.min_custom_kernel_share = 0.7;
   job.settings.flag_speedup_above = 12;
   job.settings.alt_inputs = false;
+  job.settings.build_timeout_s = 120;
   const Job back = job_from_json(to_json(job));
+  CHECK(*back.settings.build_timeout_s == 120);
   CHECK(back.alt_size_overrides["N"] == 5);
   CHECK(back.settings.checks == CheckLevel::standard);
   CHECK(back.settings.require_custom_kernel);

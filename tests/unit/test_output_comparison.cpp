@@ -1,10 +1,12 @@
 // Correctness decisions on ATen CPU tensors (no Python involved).
 #include <ATen/ATen.h>
 
+#include <cmath>
 #include <limits>
 
 #include "catch.hpp"
 #include "check/output_comparison.hpp"
+#include "check/sampled_comparison.hpp"
 
 using namespace kbench;
 
@@ -84,4 +86,63 @@ TEST_CASE("complex outputs compare real and imaginary parts") {
   CHECK(compare_outputs({z}, {z.clone()}, kFp32).ok);
   const auto other = at::complex(at::ones({4}), at::ones({4}));  // same real part
   CHECK(!compare_outputs({z}, {other}, kFp32).ok);
+}
+
+// The check of every timed call (check/sampled_comparison.hpp).
+TEST_CASE("sampled comparison: honest outputs pass, any strides, NaN and Inf rules kept") {
+  const auto expected = at::randn({64, 64});
+  CHECK(compare_sampled(expected, expected.clone(), 1024, kFp32).result.ok);
+  CHECK(compare_sampled(expected, expected.t().contiguous().t(), 1024, kFp32).result.ok);  // strided copy
+  auto with_nan = expected.clone();
+  with_nan.index_put_({0}, NAN);
+  with_nan.index_put_({1}, INFINITY);
+  CHECK(compare_sampled(with_nan, with_nan.clone(), 1024, kFp32).result.ok);
+  // 4096 elements, 1024 sampled: a row of NaN (1.6%) escapes with (1-1/64)^1024 ~ 1e-7.
+  auto nan_row = expected.clone();
+  nan_row.index_put_({5}, NAN);
+  const auto r = compare_sampled(expected, nan_row, 1024, kFp32);
+  REQUIRE(!r.result.ok);
+  CHECK(r.elements_compared == 1024);
+  CHECK(r.bad_flat_index / 64 == 5);
+  CHECK(r.bad_count > 0);
+  CHECK(r.expected_value == Catch::Approx(expected.reshape(-1)[r.bad_flat_index].item<double>()));
+  CHECK(r.result.reason.find("sampled elements differ") != std::string::npos);
+}
+
+TEST_CASE("sampled comparison: integers exact, small outputs whole, dtype and shape exact") {
+  const auto ints = at::arange(100000, at::kLong);
+  auto off = ints.clone();
+  off.index_put_({at::indexing::Slice(0, 50000)}, 0);  // half wrong: caught for sure
+  CHECK(!compare_sampled(ints, off, 1024, kFp32).result.ok);
+  auto one = at::ones({8});
+  auto wrong = one.clone();
+  wrong.index_put_({7}, 2.0);
+  const auto small = compare_sampled(one, wrong, 1024, kFp32);
+  CHECK(!small.result.ok);
+  CHECK(small.elements_compared == 8);
+  CHECK(small.bad_flat_index == 7);
+  CHECK(small.actual_value == 2.0);
+  CHECK(!compare_sampled(one, one.to(at::kDouble), 1024, kFp32).result.ok);
+  CHECK(!compare_sampled(at::ones({4096}), at::ones({64, 64}), 1024, kFp32).result.ok);
+}
+
+TEST_CASE("sampled comparison: indices are uniform and differ from call to call") {
+  const auto a = random_flat_indices(10, 100000);
+  CHECK(a.min().item<int64_t>() == 0);
+  CHECK(a.max().item<int64_t>() == 9);
+  const double mean = a.to(at::kDouble).mean().item<double>();
+  CHECK(mean == Catch::Approx(4.5).margin(0.05));
+  CHECK(!at::equal(random_flat_indices(1LL << 40, 16), random_flat_indices(1LL << 40, 16)));
+}
+
+TEST_CASE("the one-element rule agrees with compare_outputs on every kind of value") {
+  const std::vector<double> values = {0.0, 1.0, -1.0, 1.0 + 5e-5, 1.0 + 3e-4, 1e6, 1e6 + 50, 1e6 + 200,
+                                      1e-30, NAN, INFINITY, -INFINITY, std::numeric_limits<double>::max()};
+  for (double e : values)
+    for (double a : values) {
+      INFO(e << " vs " << a);
+      const auto te = at::full({1}, e, at::kDouble), ta = at::full({1}, a, at::kDouble);
+      CHECK(floating_element_matches(e, a, kFp32) == compare_outputs({te}, {ta}, kFp32).ok);
+      CHECK(compare_sampled(te, ta, 1024, kFp32).result.ok == compare_outputs({te}, {ta}, kFp32).ok);
+    }
 }

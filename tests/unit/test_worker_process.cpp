@@ -10,6 +10,7 @@
 #include "catch.hpp"
 #include "process_probe.hpp"
 #include "exec/background_reaper.hpp"
+#include "exec/interrupt.hpp"
 #include "exec/result_channel.hpp"
 #include "exec/worker_process.hpp"
 #include "loopback_server.hpp"
@@ -88,6 +89,19 @@ TEST_CASE("a worker killed by a signal is reported with the signal") {
   const auto outcome = run_shell(dir, "kill -SEGV $$");
   CHECK(outcome.signal == SIGSEGV);
   CHECK(!outcome.timed_out);
+}
+
+TEST_CASE("a worker that dies without a result after the stop signal is interrupted, not crashed") {
+  // Slurm's scancel signals every process of the job: the worker dies of the SIGTERM that
+  // asked kbench to stop. That job did not finish; --resume must run it again.
+  TempDir dir;
+  request_interrupt();
+  const auto outcome = run_shell(dir, "kill -TERM $$");
+  reset_interrupts();
+  CHECK(outcome.interrupted);
+  CHECK(outcome.signal == SIGTERM);
+  // Without a stop request the same death is the worker's own: reported (as crashed, upstream).
+  CHECK(!run_shell(dir, "kill -TERM $$").interrupted);
 }
 
 TEST_CASE("a hung worker and everything it started are killed at the deadline") {
@@ -192,6 +206,31 @@ TEST_CASE("the compile and run limits each fire and are named") {
   launch.compile_timeout_s = 0;
   outcome = run_shell(dir, "sleep 30", 1, launch);
   CHECK(outcome.timeout_limit == "timeout_s");
+}
+
+TEST_CASE("an extension build has its own limit and does not use up the compile limit") {
+  TempDir dir;
+  WorkerLaunch launch;
+  launch.compile_timeout_s = 1.8;
+  launch.build_timeout_s = 1;
+  // A build that hangs: the build limit fires, not the compile limit.
+  auto outcome = run_shell(dir, "printf 'KBENCH-PHASE/1 build\\n' >&3; sleep 30", 30, launch);
+  CHECK(outcome.timed_out);
+  CHECK(outcome.timeout_limit == "build_timeout_s");
+  CHECK(outcome.timeout_limit_s == 1);
+  // Two builds of 1 s each (2.8 s in all, over the 1.8 s compile limit) and a short compile
+  // phase: the build time is not counted against compile_timeout_s.
+  launch.build_timeout_s = 5;
+  outcome = run_shell(dir,
+                      "sleep 0.4; for i in 1 2; do printf 'KBENCH-PHASE/1 build\\n' >&3; sleep 1; "
+                      "printf 'KBENCH-PHASE/1 build-end\\n' >&3; done; sleep 0.4; exit 0",
+                      30, launch);
+  CHECK(!outcome.timed_out);
+  CHECK(outcome.exit_code == 0);
+  // Without a build line the same wall time trips the compile limit.
+  outcome = run_shell(dir, "sleep 2.8; exit 0", 30, launch);
+  CHECK(outcome.timed_out);
+  CHECK(outcome.timeout_limit == "compile_timeout_s");
 }
 
 TEST_CASE("a worker above the host-memory limit is killed") {

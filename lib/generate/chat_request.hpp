@@ -1,0 +1,33 @@
+#pragma once
+// One chat-completions request and its canonical form: the request body sent to the server, and
+// the cache key of each sample (docs/endpoints.md#cache).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "suite/generate_settings.hpp"
+
+namespace kbench {
+
+struct ChatMessage {
+  std::string role;  // "system", "user", "assistant"
+  std::string content;
+};
+
+struct ChatRequest {
+  std::string model;
+  std::vector<ChatMessage> messages;
+  SamplingParams sampling;
+};
+
+// The body of POST /chat/completions asking for `n` choices. With a seed, a request whose first
+// sample is `first_sample` sends seed + first_sample, so requests split by a server that ignores
+// `n` do not repeat one another.
+nlohmann::json request_body(const ChatRequest& request, int n, int first_sample);
+
+// SHA-256 (hex) of the canonical request (model, messages, sampling parameters; keys sorted,
+// no `n`) and the sample index: the same question asked again is served from the cache.
+std::string sample_cache_key(const ChatRequest& request, int sample);
+
+}  // namespace kbench

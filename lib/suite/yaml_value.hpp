@@ -1,0 +1,47 @@
+#pragma once
+// One YAML value read with an error that points at it ("file:line:col: what"): shared by the suite
+// loader and the `generate:` block, so both report errors the same way.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace kbench {
+
+[[noreturn]] inline void fail_at(const std::filesystem::path& file, const YAML::Node& node,
+                                 const std::string& what) {
+  const auto mark = node.Mark();
+  if (mark.line < 0) throw InputError(fmt::format("{}: {}", file.string(), what));
+  throw InputError(fmt::format("{}:{}:{}: {}", file.string(), mark.line + 1, mark.column + 1, what));
+}
+
+template <typename T>
+T yaml_as(const std::filesystem::path& file, const YAML::Node& node, const char* type_name) {
+  if (!node.IsScalar()) fail_at(file, node, fmt::format("expected {}", type_name));
+  try {
+    return node.as<T>();
+  } catch (const YAML::Exception&) {
+    fail_at(file, node, fmt::format("expected {}, got '{}'", type_name, node.Scalar()));
+  }
+}
+
+// Every key of `map` must be in `allowed`; the error names the closest one.
+inline void check_yaml_keys(const std::filesystem::path& file, const YAML::Node& map,
+                            const std::vector<std::string>& allowed, const std::string& where) {
+  for (const auto& item : map) {
+    const auto key = item.first.as<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    const auto hint = closest_match(key, allowed);
+    fail_at(file, item.first,
+            fmt::format("unknown key '{}' in {}{}; allowed: {}", key, where,
+                        hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint), join(allowed, ", ")));
+  }
+}
+
+}  // namespace kbench

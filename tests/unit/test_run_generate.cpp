@@ -1,0 +1,177 @@
+// End to end: `kbench run` with candidates from the scripted endpoint (tests/endpoint/
+// scripted_openai.py): the smoke suite with --samples 2 on the CPU, the key in no file, and a run
+// killed mid-generation that resumes without asking again for what was answered.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "catch.hpp"
+#include "run_kbench.hpp"
+#include "scripted_openai_server.hpp"
+#include "temp_dir.hpp"
+
+using namespace kbench;
+using nlohmann::json;
+
+namespace {
+
+const char* kSecret = "sk-e2e-7c2f-never-written";
+
+std::string read_all(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Every file under `dir` that contains `needle`.
+std::vector<std::string> files_containing(const std::filesystem::path& dir, const std::string& needle) {
+  std::vector<std::string> found;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.is_regular_file() && read_all(entry.path()).find(needle) != std::string::npos)
+      found.push_back(entry.path().string());
+  return found;
+}
+
+// The file against docs/results.schema.json (tests/schema/validate_results.py, Python jsonschema).
+int validate_against_schema(const std::filesystem::path& results) {
+  const std::string command = std::string(KBENCH_TEST_PYTHON) + " " +
+                              (test::kSourceDir / "tests/schema/validate_results.py").string() + " " +
+                              (test::kSourceDir / "docs/results.schema.json").string() + " " +
+                              results.string() + " >&2";
+  return WEXITSTATUS(std::system(command.c_str()));
+}
+
+}  // namespace
+
+TEST_CASE("kbench run: the smoke suite with 2 samples per problem from the endpoint, on the CPU") {
+  test::TempDir dir;
+  json routes = json::array();
+  for (const char* id : {"01_leaky_relu_scale", "02_softmax", "03_matmul", "04_layernorm",
+                         "05_bias_gelu_residual", "06_attention_scores"}) {
+    const auto solution = test::kSourceDir / "benchmarks/solutions/smoke" / (std::string(id) + "_triton.py");
+    routes.push_back({{"match", std::string("`") + id + "`"},
+                      {"action", {{"content", "Here it is:\n```python\n" + read_all(solution) + "```\n"}}}});
+  }
+  test::ScriptedOpenAI server(json{{"routes", routes}});
+  setenv("KBENCH_E2E_KEY", kSecret, 1);
+  const auto results = dir.path() / "gen.json";
+  const std::string command = "run " + (test::kSourceDir / "configs/suites/smoke.yaml").string() +
+                              " --device cpu --base-url " + server.base_url() +
+                              " --model scripted-coder --samples 2 --api-key-env KBENCH_E2E_KEY" +
+                              " --generate-cache " + (dir.path() / "cache.sqlite").string() +
+                              " --work-dir " + (dir.path() / "work").string() + " --keep-work-dir -o " +
+                              results.string();
+  const auto out = test::run_kbench(command);
+  INFO(out.output);
+  REQUIRE(out.exit_code == 0);
+  CHECK(out.output.find("generation: 12 samples; 6 requests sent: 66 prompt + 42 completion tokens") !=
+        std::string::npos);
+
+  const auto requests = server.requests();
+  REQUIRE(requests.size() == 6);  // one request with n = 2 per problem
+  for (const auto& r : requests) {
+    CHECK(r["headers"]["Authorization"] == std::string("Bearer ") + kSecret);
+    CHECK(r["body"]["n"] == 2);
+    CHECK(r["body"]["model"] == "scripted-coder");
+  }
+  const auto json_results = json::parse(std::ifstream(results));
+  REQUIRE(json_results["results"].size() == 12);
+  std::set<std::pair<std::string, int>> seen;
+  for (const auto& r : json_results["results"]) {
+    INFO(r["problem"] << "/" << r["candidate"] << ": " << r["message"]);
+    CHECK(r["status"] == "ok");
+    CHECK(r["generation"]["turn"] == 1);
+    CHECK(r["generation"]["model"] == "scripted-coder");
+    CHECK(r["generation"]["usage"]["prompt"] == 11);
+    CHECK(r["generation"]["from_cache"] == false);
+    seen.insert({r["problem"].get<std::string>(), r["generation"]["sample"].get<int>()});
+    const std::filesystem::path file = r["candidate_file"].get<std::string>();
+    CHECK(file.parent_path() == std::filesystem::path(results.string() + ".generated") / r["problem"].get<std::string>());
+    CHECK(std::filesystem::exists(r["generation"]["reply_file"].get<std::string>()));
+  }
+  CHECK(seen.size() == 12);
+  const auto& g = json_results["generation"];
+  CHECK(g["requests"] == 6);
+  CHECK(g["samples"] == 2);
+  CHECK(g["candidates"] == 12);
+  CHECK(g["usage"]["completion"] == 42);
+  CHECK(g["base_url"] == server.base_url());
+  CHECK(json_results["summary"]["pass_at_1"] == 1.0);
+  CHECK(validate_against_schema(results) == 0);
+
+  // The key: sent as the bearer header, written nowhere (results, replies, cache, worker logs).
+  CHECK(files_containing(dir.path(), kSecret).empty());
+  CHECK(out.output.find(kSecret) == std::string::npos);
+  unsetenv("KBENCH_E2E_KEY");
+}
+
+TEST_CASE("kbench run: killed mid-generation, the re-run asks only for what was not answered") {
+  test::TempDir dir;
+  const auto suite = dir.write(
+      "suite.yaml", "suite: kill\ngenerate:\n  model: m\n  samples: 4\n  concurrency: 1\nproblems:\n"
+                    "  - {id: add_one, file: " + (test::kDataDir / "problems/add_one.py").string() + "}\n");
+  // One choice per request, slowly: the samples arrive one by one. No code: nothing to evaluate.
+  test::ScriptedOpenAI server(json{{"default", {{"content", "no code {request}"}, {"choices", 1}, {"delay_s", 1.0}}}});
+  const std::string args = "run " + suite.string() + " --device cpu --base-url " + server.base_url() +
+                           " --generate-cache " + (dir.path() / "cache.sqlite").string() + " -o " +
+                           (dir.path() / "r.json").string();
+  const pid_t child = fork();
+  if (child == 0) {
+    setpgid(0, 0);
+    const std::string command = test::kKbench.string() + " " + args + " >/dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(child, child);
+  // One request at a time: the third arrives only after the first two were answered and stored.
+  for (int i = 0; i < 1200 && server.requests().size() < 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const std::size_t arrived_before_kill = server.requests().size();
+  kill(-child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  REQUIRE(arrived_before_kill == 3);
+  const std::size_t before_rerun = server.requests().size();
+
+  const auto out = test::run_kbench(args);
+  INFO(out.output);
+  REQUIRE(out.exit_code == 0);
+  const auto results = json::parse(std::ifstream(dir.path() / "r.json"));
+  REQUIRE(results["results"].size() == 4);
+  int cached = 0;
+  for (const auto& r : results["results"]) {
+    CHECK(r["status"] == "no_code");
+    CHECK(r["message"].get<std::string>().find("no fenced code block") != std::string::npos);
+    cached += r["generation"]["from_cache"].get<bool>() ? 1 : 0;
+  }
+  // What the killed run had received is served from the cache; only the request in flight at the
+  // kill (its reply was 1 s away) and the one never sent are asked again.
+  CHECK(cached == 2);
+  const auto requests = server.requests();
+  const std::size_t rerun_requests = requests.size() - before_rerun;
+  CHECK(rerun_requests == std::size_t(4 - cached));
+  if (rerun_requests > 0) CHECK(requests[before_rerun]["body"].value("n", 1) == 4 - cached);
+  CHECK(results["summary"]["correct"] == 0);
+  CHECK(results["summary"]["pass_at_1"] == 0.0);  // no_code counts as a failure
+  CHECK(validate_against_schema(dir.path() / "r.json") == 0);
+
+  // A third run: everything from the cache, no request at all.
+  const auto again = test::run_kbench(args);
+  REQUIRE(again.exit_code == 0);
+  CHECK(server.requests().size() == requests.size());
+  CHECK(again.output.find("4 served from the cache") != std::string::npos);  // four single-choice requests
+  CHECK(again.output.find("0 requests sent") != std::string::npos);
+}
+
+TEST_CASE("kbench run: --turns above 1 is refused up front, exit 2") {
+  const auto out = test::run_kbench("run " + (test::kSourceDir / "configs/suites/smoke.yaml").string() +
+                                    " --device cpu --base-url http://127.0.0.1:9/v1 --model m --turns 3");
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("the multi-turn agent loop is not yet supported") != std::string::npos);
+}
