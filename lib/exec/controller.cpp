@@ -217,8 +217,10 @@ JobResult run_job(const Job& planned, const std::filesystem::path& job_dir, cons
 namespace {
 
 // A worker for `job` in `job_dir` (its job.json written there) with the job's limits, sandbox,
-// environment and the slot's GPU lock: the same for evaluations and `kbench validate`.
-WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot) {
+// environment and the slot's GPU lock: the same for evaluations and `kbench validate`. `cache`
+// is the extension cache the worker was given (none: `cache_off` says why).
+WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot,
+                        std::optional<ExtensionCache>& cache, std::string& cache_off) {
   std::filesystem::create_directories(job_dir);
   const auto job_file = job_dir / "job.json";
   std::ofstream(job_file) << to_json(job).dump(2);
@@ -236,8 +238,7 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
   launch.sandbox.file_size_limit_bytes =
       std::uint64_t(job.settings.file_size_limit_gb * double(1ull << 30));
   launch.env = worker_env(job.device, slot.gpu_lock);
-  std::string cache_off;
-  auto cache = extension_cache_for(launch.sandbox, job_dir, cache_off);
+  cache = extension_cache_for(launch.sandbox, job_dir, cache_off);
   launch.env["KBENCH_EXTENSION_CACHE"] = cache ? std::filesystem::absolute(cache->dir()).string() : "";
   launch.env["KBENCH_EXTENSION_CACHE_OFF"] = cache_off;
   launch.env["KBENCH_BUILD_JOBS"] = std::to_string(build_jobs(slot.slot_count));
@@ -257,7 +258,9 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
                        const WorkerSlot& slot, const std::function<bool()>& hold) {
   Job job = planned;
   job.device = slot.device.empty() ? planned.device : slot.device;
-  WorkerLaunch launch = job_launch(job, job_dir, slot);
+  std::optional<ExtensionCache> cache;
+  std::string cache_off;
+  WorkerLaunch launch = job_launch(job, job_dir, slot, cache, cache_off);
   double start = unix_now();
   if (hold)
     launch.hold_until = [&] {
@@ -281,7 +284,9 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
 
 ProblemCheckOutcome check_problem_in_worker(const Job& job, const std::filesystem::path& job_dir,
                                             const WorkerSlot& slot, bool inductor) {
-  WorkerLaunch launch = job_launch(job, job_dir, slot);
+  std::optional<ExtensionCache> cache;  // problems build no extensions; the cache is not published
+  std::string cache_off;
+  WorkerLaunch launch = job_launch(job, job_dir, slot, cache, cache_off);
   launch.args.push_back("--validate");
   if (!inductor) launch.args.push_back("--no-inductor");
   const auto outcome = run_worker_process(launch);
