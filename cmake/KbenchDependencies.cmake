@@ -54,3 +54,15 @@ if(KBENCH_BUILD_TESTS)
     find_package(Catch2 2 REQUIRED)
   endif()
 endif()
+
+# `kbench history` databases, each optional (the GPU image may lack them): SQLite files through
+# libsqlite3, PostgreSQL through libpq. Without either, `kbench history` says how to get it.
+find_package(PkgConfig QUIET)
+find_package(SQLite3 QUIET)
+set(KBENCH_WITH_SQLITE ${SQLite3_FOUND})
+set(KBENCH_WITH_POSTGRES OFF)
+if(PkgConfig_FOUND)
+  pkg_check_modules(KBENCH_LIBPQ QUIET IMPORTED_TARGET libpq)
+  set(KBENCH_WITH_POSTGRES ${KBENCH_LIBPQ_FOUND})
+endif()
+message(STATUS "kbench: history back ends: SQLite ${KBENCH_WITH_SQLITE}, PostgreSQL ${KBENCH_WITH_POSTGRES}")

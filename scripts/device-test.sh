@@ -3,7 +3,7 @@
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
 # KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench;
-# also falsepos, buildcache, and throughput for a machine with several GPUs); the build always
+# also falsepos, buildcache, cudalaunch, honest, and throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
@@ -88,6 +88,21 @@ echo "level1 on cuda took $(( $(date +%s) - start )) s"
   | tee "$OUTDIR/false-positives.txt" || status=1
 fi
 
+if want honest; then
+step "honest corpus: every CUDA (load_inline), mixed and Triton candidate ok with no flag (tests/honest; issue #12)"
+# 39 jobs, 22 of them with extension builds: split across device calls with
+# KBENCH_HONEST_SHARD=i/N (e.g. 0/3, 1/3, 2/3) and overlap builds with KBENCH_HONEST_JOBS slots.
+start=$(date +%s)
+shard=()
+[ -n "${KBENCH_HONEST_SHARD:-}" ] && shard=(--shard "$KBENCH_HONEST_SHARD")
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/honest_gpu.yaml" --device cuda -j "${KBENCH_HONEST_JOBS:-4}" \
+  "${shard[@]}" ${KBENCH_HONEST_ARGS:-} -o "$OUTDIR/honest-gpu.json" > "$OUTDIR/honest-gpu.txt" 2>&1 \
+  || { status=1; tail -5 "$OUTDIR/honest-gpu.txt"; }
+echo "honest_gpu${KBENCH_HONEST_SHARD:+ shard $KBENCH_HONEST_SHARD} on cuda took $(( $(date +%s) - start )) s"
+"$PYTHON" "$ROOT/benchmarks/integrity/false_positives.py" "$OUTDIR/honest-gpu.json" \
+  | tee "$OUTDIR/honest-false-positives.txt" || status=1
+fi
+
 if want throughput; then
 step "throughput: one GPU against every visible GPU (benchmarks/throughput; issue #4)"
 # GPU-bound jobs (eager baseline only, timing runs its full max_time), so the figure is about
@@ -148,6 +163,31 @@ if os.path.exists(sys.argv[2]):  # zero false positives on the smoke suite, and 
         d = x["diagnostics"]
         print(f'smoke {x["problem"]}/{x["candidate"]}: {x["status"]} checks {d.get("checks")} cost {d.get("integrity_cost_s", 0):.3f} s share {d.get("integrity_notes", {}).get("kernel_share", {}).get("share")} flags {d.get("flags", [])}')
 print("\n".join(problems) if problems else "GPU integrity checks passed")
+sys.exit(1 if problems else 0)
+PY
+fi
+
+if want cudalaunch; then
+step "cudalaunch: CUDA load_inline candidates in LLM styles ok with their kernels' share; hostile ones rejected (issue #12)"
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/cuda_launch_gpu.yaml" --device cuda -q -o "$OUTDIR/cuda-launch.json" \
+  > "$OUTDIR/cuda-launch.txt" 2>&1
+"$PYTHON" - "$OUTDIR/cuda-launch.json" <<'PY' || status=1
+import json, sys
+problems = []
+for x in json.load(open(sys.argv[1]))["results"]:
+    d = x["diagnostics"]
+    notes = d.get("integrity_notes", {})
+    share = notes.get("kernel_share", {}).get("share")
+    got = d.get("integrity", {}).get("check") if x["status"] == "rejected" else x["status"]
+    hostile = x["problem"].endswith("_hostile")
+    print(f'{x["candidate"]:30} {x["status"]:9} {got or "":22} share {share if share is None else round(share, 3)} '
+          f'cost {d.get("integrity_cost_s", 0):.2f} s launches {notes.get("launches_first_call")} '
+          f'extensions {list(notes.get("candidate_extensions", {}).values())} flags {d.get("flags", [])} {x["message"][:100]}')
+    if hostile and got != "custom_kernel_share":
+        problems.append(f'{x["candidate"]}: got {got}, want custom_kernel_share')
+    if not hostile and (got != "ok" or d.get("flags") or share is None or share < 0.5):
+        problems.append(f'{x["candidate"]}: got {got} share {share} flags {d.get("flags")}, want ok, share >= 0.5, no flag')
+print("\n".join(problems) if problems else "CUDA launch/share checks passed")
 sys.exit(1 if problems else 0)
 PY
 fi

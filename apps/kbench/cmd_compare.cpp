@@ -8,7 +8,9 @@
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "number_option.hpp"
 #include "report/compare_render.hpp"
+#include "report/output_paths.hpp"
 #include "report/results_json.hpp"
 #include "report/results_reader.hpp"
 
@@ -30,6 +32,7 @@ struct CompareArgs {
   std::string base_file, new_file;
   std::optional<double> fail_percent;
   CompareOptions options;
+  GateOptions gate;
   std::string md, json, junit;
 };
 
@@ -48,13 +51,19 @@ void add_compare_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--fail-on-regression", args->fail_percent,
                   "Exit 1 when a candidate is SLOWER by >= PCT percent or newly failing")
-      ->check(CLI::NonNegativeNumber)
+      ->check(documented_range("--fail-on-regression"))
       ->type_name("PCT");
   cmd->add_flag("--ignore-env", args->options.ignore_env,
                 "Compare even when environment.device_name or environment.torch differ");
   cmd->add_option("--baseline", args->options.baseline,
                   "Speedup column vs eager or inductor (default: inductor when timed)")
       ->check(CLI::IsMember({"eager", "inductor"}));
+  cmd->add_flag("--allow-incomplete", args->gate.allow_incomplete,
+                "Gate (--fail-on-regression) even when a file is an interrupted run");
+  cmd->add_flag("--allow-suite-mismatch", args->gate.allow_suite_mismatch,
+                "Gate even when the files are runs of differently named suites");
+  cmd->add_flag("--allow-plan-change", args->gate.allow_plan_change,
+                "Gate even when evaluations are missing from NEW or new in it");
   cmd->add_option("--md", args->md, "Write Markdown (e.g. for $GITHUB_STEP_SUMMARY) to FILE or -")
       ->type_name("FILE|-")
       ->group("Output");
@@ -66,12 +75,20 @@ void add_compare_command(CLI::App& app) {
       ->group("Output");
   cmd->callback([args] {
     // A bad output path fails before any reading or printing (exit 2).
-    for (const auto* target : {&args->md, &args->json, &args->junit})
-      if (!target->empty() && *target != "-") check_writable(*target);
+    std::vector<NamedPath> outputs;
+    for (const auto& [flag, target] : {std::pair{"--md", &args->md}, std::pair{"--json", &args->json},
+                                       std::pair{"--junit", &args->junit}})
+      if (!target->empty()) outputs.push_back({flag, *target});
+    check_output_paths(outputs, {{"the baseline results", args->base_file},
+                                 {"the new results", args->new_file}});
+    for (const auto& o : outputs)
+      if (o.path != "-") check_writable(o.path);
     const RunReport base = read_results_file(args->base_file);
     const RunReport next = read_results_file(args->new_file);
     const Comparison c = compare_reports(base, args->base_file, next, args->new_file, args->options);
     const auto fail = args->fail_percent;
+    // A gate judges every evaluation of BASE, or refuses before printing anything.
+    if (fail) check_gate_inputs(base, args->base_file, next, args->new_file, c, args->gate);
     // With a report on stdout, the table goes to stderr so stdout stays machine-readable.
     const bool report_on_stdout = args->md == "-" || args->json == "-" || args->junit == "-";
     std::fputs((compare_table(c, fail) + "\n" + compare_summary_line(c) + "\n").c_str(),

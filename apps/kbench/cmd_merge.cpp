@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "core/error.hpp"
+#include "report/output_paths.hpp"
 #include "report/report_merge.hpp"
 #include "report/results_json.hpp"
 #include "report/results_reader.hpp"
@@ -16,6 +18,8 @@ void add_merge_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto output = std::make_shared<std::string>();
   auto ignore_env = std::make_shared<bool>(false);
+  auto require_complete = std::make_shared<bool>(false);
+  auto allow_suite_mismatch = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("merge", "Join results files (e.g. of --shard runs) into one, "
                                           "recomputing the summary");
   cmd->add_option("results", *files, "Results JSON files")->required()->check(CLI::ExistingFile);
@@ -24,12 +28,26 @@ void add_merge_command(CLI::App& app) {
       ->required();
   cmd->add_flag("--ignore-env", *ignore_env,
                 "Merge even when environment.device_name or environment.torch differ");
-  cmd->callback([files, output, ignore_env] {
+  cmd->add_flag("--require-complete", *require_complete,
+                "Refuse (exit 2) an input whose run did not finish, e.g. a killed shard");
+  cmd->add_flag("--allow-suite-mismatch", *allow_suite_mismatch,
+                "Merge results of differently named suites");
+  cmd->callback([files, output, ignore_env, require_complete, allow_suite_mismatch] {
     const bool to_stdout = *output == "-";
+    std::vector<NamedPath> inputs;
+    for (const auto& f : *files) inputs.push_back({"an input", f});
+    check_output_paths({{"-o", *output}}, inputs);
     if (!to_stdout) check_writable(*output);
     std::vector<std::pair<std::string, RunReport>> reports;
-    for (const auto& f : *files) reports.emplace_back(f, read_results_file(f));
-    const RunReport merged = merge_reports(reports, *ignore_env);
+    for (const auto& f : *files) {
+      reports.emplace_back(f, read_results_file(f));
+      const RunReport& r = reports.back().second;
+      if (*require_complete && r.results.size() != r.planned_jobs)
+        throw InputError(fmt::format("{}: incomplete ({} of {} evaluations finished); finish it first "
+                                     "(kbench run ... --resume) or merge without --require-complete",
+                                     f, r.results.size(), r.planned_jobs));
+    }
+    const RunReport merged = merge_reports(reports, *ignore_env, *allow_suite_mismatch);
     if (to_stdout) {
       // stdout carries the JSON alone; the summary goes to stderr.
       std::fputs((results_json(merged).dump(2) + "\n").c_str(), stdout);

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
+#include "number_option.hpp"
 #include "report/progress_line.hpp"
 #include "report/terminal_table.hpp"
 #include "run/suite_runner.hpp"
@@ -91,7 +92,7 @@ void add_run_command(CLI::App& app) {
       ->group("Execution");
   run->add_option("--timeout", options->timeout_s,
                   "Seconds per evaluation before its worker is killed (overrides the suite)")
-      ->check(CLI::PositiveNumber)
+      ->check(documented_range("--timeout"))
       ->group("Execution");
   // One value per occurrence (repeat the flag, or use commas), so a following suite path is
   // never taken as one more pattern.
@@ -114,10 +115,10 @@ void add_run_command(CLI::App& app) {
       ->group("Timing");
   run->add_option("--target-ci", options->target_ci,
                   "Stop when each median's 95% CI half-width is within this fraction (0.005)")
-      ->check(CLI::Range(1e-5, 0.5))
+      ->check(documented_range("--target-ci"))
       ->group("Timing");
   run->add_option("--max-time", options->max_time_s, "Cap in seconds on one job's timing protocol")
-      ->check(CLI::PositiveNumber)
+      ->check(documented_range("--max-time"))
       ->group("Timing");
   auto shard = std::make_shared<std::string>();
   run->add_option("--shard", *shard,

@@ -9,6 +9,8 @@ void add_worker_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_check_command(CLI::App& app);
+void add_slurm_command(CLI::App& app);
+void add_history_command(CLI::App& app);
 void add_cache_command(CLI::App& app);
 
 }  // namespace kbench::cli

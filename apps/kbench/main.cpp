@@ -6,31 +6,54 @@
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "core/version.hpp"
+
+namespace {
+
+// CLI11 says only "A subcommand is required" for `kbench frobnicate`: name the word and the
+// subcommands there are.
+void check_subcommand_name(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  std::vector<std::string> names;
+  for (const auto* sub : app.get_subcommands([](CLI::App* s) { return !s->get_group().empty(); }))
+    names.push_back(sub->get_name());
+  for (const auto* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    if (sub->get_name() == argv[1]) return;
+  const auto hint = kbench::closest_match(argv[1], names);
+  throw kbench::InputError(fmt::format("unknown subcommand '{}'{}; use one of: {} (kbench --help)",
+                                       argv[1], hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                                       kbench::join(names, ", ")));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"kbench: trustworthy correctness and speed evaluation of GPU kernels "
                "(Triton, CUDA, PyTorch) against PyTorch eager and TorchInductor."};
   app.set_version_flag("--version", kbench::kVersion);
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 done, 1 regression (compare --fail-on-regression) or a failed check-candidate, 2 bad input, 3 environment (Python/torch/GPU) unusable, "
+  app.footer("Exit codes: 0 done, 1 regression (compare --fail-on-regression, history trend) or a failed check-candidate, 2 bad input, 3 environment (Python/torch/GPU) unusable, "
              "4 internal error, 130 interrupted. See docs/cli.md.");
   kbench::cli::add_run_command(app);
   kbench::cli::add_worker_command(app);
   kbench::cli::add_compare_command(app);
   kbench::cli::add_merge_command(app);
   kbench::cli::add_check_command(app);
+  kbench::cli::add_slurm_command(app);
+  kbench::cli::add_history_command(app);
   kbench::cli::add_cache_command(app);
   try {
+    check_subcommand_name(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : kbench::kExitBadInput;
   } catch (const kbench::Error& e) {
-    std::fprintf(stderr, "kbench: error: %s\n", e.what());
+    std::fprintf(stderr, "kbench: error: %s\n", kbench::printable(e.what()).c_str());
     return e.code();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kbench: internal error: %s\n", e.what());
+    std::fprintf(stderr, "kbench: internal error: %s\n", kbench::printable(e.what()).c_str());
     return kbench::kExitInternal;
   }
   return 0;

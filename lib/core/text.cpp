@@ -58,3 +58,43 @@ std::uint64_t fnv1a(std::string_view text) {
 }
 
 }  // namespace kbench
+
+namespace kbench {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at text[i], or 0.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto byte = static_cast<unsigned char>(text[i]);
+  const std::size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3
+                             : (byte >> 3) == 0x1E ? 4 : 0;
+  if (length == 0 || i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k)
+    if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
+  if (length == 2 && byte < 0xC2) return 0;  // overlong
+  return length;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  static const char* const kHex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = utf8_sequence_length(text, i);
+    const bool control = length == 1 && ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7F);
+    if (length == 0 || control) {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, length));
+    i += length;
+  }
+  return out;
+}
+
+}  // namespace kbench

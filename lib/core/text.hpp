@@ -22,3 +22,11 @@ std::uint64_t fnv1a(std::string_view text);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
 }  // namespace kbench
+
+namespace kbench {
+
+// `text` safe to print on a terminal: control bytes (but newline and tab) and bytes that are
+// not valid UTF-8 become `\xNN`, so a garbage byte in a suite never reaches the terminal raw.
+std::string printable(std::string_view text);
+
+}  // namespace kbench

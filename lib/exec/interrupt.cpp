@@ -11,11 +11,17 @@ std::atomic<int> g_signals{0};
 
 extern "C" void on_interrupt(int) {
   // Only async-signal-safe work here: an atomic increment and write(2).
-  if (g_signals.fetch_add(1) == 0) {
+  const int seen = g_signals.fetch_add(1);
+  if (seen == 0) {
     static const char kNotice[] =
         "\nkbench: interrupted: no new jobs start; running jobs finish and the reports are "
         "written. Press Ctrl-C again to kill running jobs.\n";
     [[maybe_unused]] auto ignored = write(STDERR_FILENO, kNotice, sizeof(kNotice) - 1);
+  } else if (seen == 1) {
+    // The second stage is as visible as the first: the user must know their keypress counted.
+    static const char kKill[] =
+        "\nkbench: interrupted again: killing the running jobs; what finished is reported.\n";
+    [[maybe_unused]] auto ignored = write(STDERR_FILENO, kKill, sizeof(kKill) - 1);
   }
 }
 }  // namespace

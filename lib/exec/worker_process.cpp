@@ -330,6 +330,10 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     const pid_t done = waitpid(pid, &wait_status, WNOHANG);
     if (done == pid) exited = true;
   }
+  // A worker that ended without a result while kbench is being stopped was, most likely, stopped
+  // by the same signal: Slurm's scancel and a container stop signal every process of the job, not
+  // only kbench. The job did not finish; it is not `crashed`, and --resume runs it again.
+  if (exited && !outcome.delivered && interrupt_requested()) outcome.interrupted = true;
   // A worker that delivered is left to the background reaper (its exit takes long); the GPU
   // lock is taken for it before the kill, while the worker itself still holds it.
   const bool hand_over = outcome.delivered && !exited;

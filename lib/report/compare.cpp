@@ -126,6 +126,36 @@ bool is_regression(const PairChange& pair, double percent) {
          *pair.time_ratio >= 1 + percent / 100;
 }
 
+void check_gate_inputs(const RunReport& base, const std::string& base_name, const RunReport& next,
+                       const std::string& next_name, const Comparison& comparison,
+                       const GateOptions& options) {
+  if (!options.allow_incomplete)
+    for (const auto& [name, report] : {std::pair{&base_name, &base}, std::pair{&next_name, &next}})
+      if (report->results.size() < report->planned_jobs)
+        throw InputError(fmt::format("{}: incomplete run ({} of {} evaluations); a regression gate "
+                                     "cannot pass on missing results. Finish it (kbench run --resume) "
+                                     "or pass --allow-incomplete",
+                                     *name, report->results.size(), report->planned_jobs));
+  if (!options.allow_suite_mismatch && base.suite_name != next.suite_name)
+    throw InputError(fmt::format("{} is suite '{}' but {} is suite '{}'; pass --allow-suite-mismatch "
+                                 "to gate on them anyway",
+                                 base_name, base.suite_name, next_name, next.suite_name));
+  if (options.allow_plan_change) return;
+  std::size_t removed = 0, added = 0;
+  const PairChange* example = nullptr;
+  for (const auto& pair : comparison.pairs) {
+    if (pair.kind != PairKind::removed && pair.kind != PairKind::added) continue;
+    (pair.kind == PairKind::removed ? removed : added) += 1;
+    if (!example || (pair.kind == PairKind::removed && example->kind != PairKind::removed)) example = &pair;
+  }
+  if (example)
+    throw InputError(fmt::format("the plans differ: {} evaluation(s) of {} are missing from {} and "
+                                 "{} are new (e.g. {} / {}, {}); pass --allow-plan-change to gate "
+                                 "on the evaluations both have",
+                                 removed, base_name, next_name, added, example->problem,
+                                 example->candidate, to_string(example->kind)));
+}
+
 bool has_regression(const Comparison& comparison, double percent) {
   for (const auto& pair : comparison.pairs)
     if (is_regression(pair, percent)) return true;

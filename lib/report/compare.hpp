@@ -60,4 +60,17 @@ bool is_regression(const PairChange& pair, double percent);
 // The exit decision: true ("fail", exit 1) when any pair is a regression.
 bool has_regression(const Comparison& comparison, double percent);
 
+// What a regression gate may be asked to judge anyway.
+struct GateOptions {
+  bool allow_incomplete = false;      // BASE or NEW is an interrupted run
+  bool allow_suite_mismatch = false;  // they are runs of differently named suites
+  bool allow_plan_change = false;     // evaluations only in BASE (missing) or only in NEW
+};
+
+// A gate passes only when every evaluation of BASE was judged: throws InputError (exit 2)
+// naming the flag that allows it, when a file is incomplete, the suites differ or the plans do.
+void check_gate_inputs(const RunReport& base, const std::string& base_name, const RunReport& next,
+                       const std::string& next_name, const Comparison& comparison,
+                       const GateOptions& options);
+
 }  // namespace kbench

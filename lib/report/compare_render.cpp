@@ -1,5 +1,7 @@
 #include "report/compare_render.hpp"
 
+#include "report/cells.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,7 +38,8 @@ std::string class_cell(const PairChange& p) {
 
 std::string speedup_cell(const PairChange& p) {
   if (!p.speedup_change) return "-";
-  return fmt::format("{:.2f}x -> {:.2f}x", *p.base_speedup, *p.new_speedup);
+  // ratio(): significant digits for the tiny speedups of the CPU interpreter (not "0.00x").
+  return ratio(*p.base_speedup) + " -> " + ratio(*p.new_speedup);
 }
 
 std::vector<std::vector<std::string>> rows(const Comparison& c, std::optional<double> fail) {

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "report/cells.hpp"
-#include "report/markup.hpp"
+#include "report/svg_elements.hpp"
 #include "report/summary_metrics.hpp"
 
 namespace kbench {
@@ -15,34 +15,14 @@ namespace {
 
 constexpr double kWidth = 720;
 
-std::string open_svg(double height, const std::string& label) {
-  return fmt::format(
-      "<svg width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" role=\"img\" "
-      "aria-label=\"{2}\">\n<rect class=\"frame\" x=\"0\" y=\"0\" width=\"{0:.0f}\" "
-      "height=\"{1:.0f}\"/>\n",
-      kWidth, height, escape_xml(label));
-}
-
-std::string text(double x, double y, const std::string& content, const char* anchor = "middle",
-                 const char* css = "label") {
-  return fmt::format("<text class=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"{}\">{}</text>\n",
-                     css, x, y, anchor, escape_xml(content));
-}
-
-std::string bar(const char* css, double x, double y, double w, double h, const std::string& tip) {
-  return fmt::format(
-      "<rect class=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"><title>{}"
-      "</title></rect>\n",
-      css, x, y, std::max(w, 0.0), std::max(h, 0.0), escape_xml(tip));
-}
-
-std::string line(const char* css, double x1, double y1, double x2, double y2) {
-  return fmt::format("<line class=\"{}\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>\n",
-                     css, x1, y1, x2, y2);
-}
-
+std::string open_svg(double height, const std::string& label) { return svg::open(kWidth, height, label); }
 std::string empty_chart(const std::string& label, const std::string& why) {
-  return open_svg(60, label) + text(kWidth / 2, 35, why) + "</svg>\n";
+  return svg::empty_chart(kWidth, label, why);
+}
+using svg::line;
+using svg::text;
+std::string bar(const char* css, double x, double y, double w, double h, const std::string& tip) {
+  return svg::rect(css, x, y, w, h, tip);
 }
 
 std::string power_label(int k) { return fmt::format("{:g}x", std::ldexp(1.0, k)); }

@@ -24,7 +24,7 @@ void check_same_environment(const RunReport& a, const std::string& a_name, const
 }
 
 RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& named_reports,
-                        bool ignore_env) {
+                        bool ignore_env, bool allow_suite_mismatch) {
   if (named_reports.empty()) throw InputError("merge: no results files given");
   const auto& [first_name, first] = named_reports.front();
   RunReport merged;
@@ -36,6 +36,10 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
   std::map<std::pair<std::string, std::string>, std::string> seen;  // -> file it came from
   for (const auto& [name, report] : named_reports) {
     if (!ignore_env) check_same_environment(first, first_name, report, name);
+    if (!allow_suite_mismatch && report.suite_name != first.suite_name)
+      throw InputError(fmt::format("{} is suite '{}' but {} is suite '{}'; merge the shards of one "
+                                   "suite, or pass --allow-suite-mismatch",
+                                   first_name, first.suite_name, name, report.suite_name));
     merged.started_at = std::min(merged.started_at, report.started_at);  // ISO 8601 sorts
     merged.planned_jobs += report.planned_jobs;
     for (const auto& r : report.results) {

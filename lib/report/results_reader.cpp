@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "report/json_input.hpp"
+#include "suite/number_range.hpp"
 
 namespace kbench {
 namespace {
@@ -19,6 +21,13 @@ const nlohmann::json& field(const nlohmann::json& object, const char* key, const
   if (!object.is_object() || !object.contains(key))
     throw Malformed(fmt::format("{}: missing '{}'", where, key));
   return object.at(key);
+}
+
+// A number within its documented range (suite/number_range), else Malformed naming `path`.
+double in_range(double value, const char* range_name, const std::string& path) {
+  const auto problem = number_range_problem(value, number_range(range_name));
+  if (!problem.empty()) throw Malformed(fmt::format("{}: {}", path, problem));
+  return value;
 }
 
 template <typename T>
@@ -53,8 +62,8 @@ Measurement read_measurement(const nlohmann::json& j, const std::string& where) 
   m.calls_per_sample = get<int>(j, "calls_per_sample", where);
   m.warmup_calls = get<int>(j, "warmup_calls", where);
   if (m.samples_ms.empty()) throw Malformed(where + ".samples_ms: empty");
-  for (double x : m.samples_ms)
-    if (!std::isfinite(x) || x < 0) throw Malformed(where + ".samples_ms: a sample is negative or not finite");
+  for (std::size_t i = 0; i < m.samples_ms.size(); ++i)
+    in_range(m.samples_ms[i], "samples_ms", fmt::format("{}.samples_ms[{}]", where, i));
   if (m.rounds.size() != m.samples_ms.size())
     throw Malformed(where + ": rounds and samples_ms differ in length");
   return m;
@@ -78,7 +87,7 @@ JobResult read_result(const nlohmann::json& j, const std::string& where, const s
   r.protocol = field(j, "protocol", where);
   if (!r.diagnostics.is_object() || !r.protocol.is_object())
     throw Malformed(where + ": diagnostics and protocol must be objects");
-  r.wall_s = get<double>(j, "wall_s", where);
+  r.wall_s = in_range(get<double>(j, "wall_s", where), "wall_s", where + ".wall_s");
   const auto& timings = field(j, "timings", where);
   if (!timings.is_object()) throw Malformed(where + ".timings: must be an object");
   for (const auto& [name, value] : timings.items()) {
@@ -89,7 +98,8 @@ JobResult read_result(const nlohmann::json& j, const std::string& where, const s
     const auto& s = j.at("schedule");
     const std::string at = where + ".schedule";
     r.schedule = ScheduleInfo{get<int>(s, "slot", at), get<std::string>(s, "device", at),
-                              get<double>(s, "start_unix_s", at), get<double>(s, "end_unix_s", at)};
+                              in_range(get<double>(s, "start_unix_s", at), "unix_s", at + ".start_unix_s"),
+                              in_range(get<double>(s, "end_unix_s", at), "unix_s", at + ".end_unix_s")};
   }
   derive_statistics(r);  // never trust the file's figures
   return r;
@@ -134,15 +144,7 @@ RunReport read_results_json(const nlohmann::json& json, const std::string& sourc
 }
 
 RunReport read_results_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(fmt::format("{}: cannot open the results file", file.string()));
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON ({})", file.string(), e.what()));
-  }
-  return read_results_json(json, file.string());
+  return read_results_json(read_json_file(file, "results file"), file.string());
 }
 
 }  // namespace kbench

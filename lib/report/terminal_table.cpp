@@ -72,6 +72,18 @@ std::string summary_line(const RunReport& report) {
       geo(m.geomean_speedup_vs_eager), report.device, timer);
 }
 
+std::string environment_line(const nlohmann::json& environment, const std::string& device) {
+  auto field = [&](const char* key) {
+    const auto value = environment.value(key, nlohmann::json());
+    const auto text = value.is_string() ? value.get<std::string>() : value.is_null() ? "" : value.dump();
+    return text.empty() ? std::string("-") : text;
+  };
+  std::string line = fmt::format("{} | torch {} | triton {}", field("device_name"), field("torch"),
+                                 field("triton"));
+  if (device.rfind("cuda", 0) == 0) line += fmt::format(" | CUDA {} | driver {}", field("cuda"), field("driver"));
+  return line;
+}
+
 std::string progress_line(const JobResult& r, std::size_t done, std::size_t total) {
   std::string detail = is_correct(r.status) ? fmt::format("{} vs eager, {} vs inductor",
                                                           speedup_cell(r, "eager"),

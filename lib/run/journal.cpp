@@ -44,6 +44,37 @@ void sync_parent(const std::filesystem::path& file) {
   }
 }
 
+// What differs between the journal and this run, for the refusal of --resume: the header's
+// fields, then the finished jobs whose key no longer matches the plan's at their index.
+std::string describe_plan_change(const nlohmann::json& header, const JournalHeader& expected,
+                                 const std::vector<std::string>& lines,
+                                 const std::vector<std::string>& keys, const std::vector<Job>& jobs) {
+  std::vector<std::string> changes;
+  if (header.value("suite", "") != expected.suite_file)
+    changes.push_back(fmt::format("the suite file (was {})", header.value("suite", "?")));
+  if (header.value("device", "") != expected.device)
+    changes.push_back(fmt::format("the device (was {}, now {})", header.value("device", "?"), expected.device));
+  if (header.value("planned", std::size_t(0)) != expected.planned)
+    changes.push_back(fmt::format("the number of evaluations (was {}, now {})",
+                                  header.value("planned", std::size_t(0)), expected.planned));
+  std::size_t changed_jobs = 0;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto line = nlohmann::json::parse(lines[i], nullptr, false);
+    if (!line.is_object() || !line.contains("index") || !line["index"].is_number_unsigned()) continue;
+    const auto index = line["index"].get<std::size_t>();
+    if (index < keys.size() && line.value("key", "") == keys[index]) continue;
+    if (++changed_jobs > 3) continue;
+    const auto& result = line.contains("result") && line["result"].is_object() ? line["result"] : line;
+    changes.push_back(fmt::format(
+        "{} / {} ({})", result.value("problem", "?"), result.value("candidate", "?"),
+        index < jobs.size() ? "its problem or candidate file, or its settings, changed"
+                            : "no longer in the plan"));
+  }
+  if (changed_jobs > 3) changes.push_back(fmt::format("{} more finished jobs", changed_jobs - 3));
+  if (changes.empty()) changes.push_back("a job not yet finished (its files or settings) changed");
+  return join(changes, "; ");
+}
+
 }  // namespace
 
 std::string job_key(const Job& job) {
@@ -150,12 +181,11 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
         header.value("suite", "") != expected.suite_file) {
       throw InputError(fmt::format(
           "{}: the journal is from another plan (suite {}, device {}, {} jobs, plan {}) than this "
-          "run (suite {}, device {}, {} jobs, plan {}): the suite, a problem or candidate file, the "
-          "device or a setting changed. Run without --resume to start over, or give --journal a "
-          "new path",
+          "run (suite {}, device {}, {} jobs, plan {}). What changed: {}. Run without --resume to "
+          "start over, or give --journal a new path",
           name, header.value("suite", "?"), header.value("device", "?"), header.value("planned", 0),
           header.value("plan", "?"), expected.suite_file, expected.device, expected.planned,
-          expected.plan));
+          expected.plan, describe_plan_change(header, expected, lines, keys, jobs)));
     }
     started_at = header.value("started_at", expected.started_at);
 

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "exec/controller.hpp"
+#include "report/output_paths.hpp"
 #include "report/results_json.hpp"
 #include "run/journal.hpp"
 #include "report/terminal_table.hpp"
@@ -61,6 +62,19 @@ void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
   }
 }
 
+// Every file the run reads, for the output-path guard: the suite, every problem file (of all
+// shards) and every candidate file planned.
+std::vector<NamedPath> run_inputs(const Suite& suite, const std::vector<Job>& jobs) {
+  std::vector<NamedPath> inputs = {{"the suite", suite.file}};
+  for (const auto& problem : suite.problems)
+    inputs.push_back({fmt::format("the problem file of '{}'", problem.id), problem.file});
+  for (const auto& job : jobs)
+    inputs.push_back({fmt::format("a candidate file of '{}'", job.problem_id), job.candidate_file});
+  return inputs;
+}
+
+std::string output_flag(const std::string& format) { return format == "json" ? "-o" : "--" + format; }
+
 }  // namespace
 
 RunReport run_suite(const SuiteRunOptions& options) {
@@ -72,10 +86,10 @@ RunReport run_suite(const SuiteRunOptions& options) {
   apply_overrides(options, suite);
   std::vector<OutputSpec> outputs = options.outputs;
   if (options.results_file) outputs.insert(outputs.begin(), {"json", options.results_file->string()});
-  const ReporterSet reporters(outputs);  // checks every output path now
   const std::vector<std::string> devices = resolve_devices(options.device);
   // One device is named as such; several CUDA devices (jobs spread over them) as "cuda".
   const std::string device = devices.size() == 1 ? devices.front() : "cuda";
+  std::vector<NamedPath> inputs = run_inputs(suite, {});
   if (options.shard) {
     auto& problems = suite.problems;
     problems.erase(std::remove_if(problems.begin(), problems.end(),
@@ -90,6 +104,15 @@ RunReport run_suite(const SuiteRunOptions& options) {
   if (options.resume && !journal_file)
     throw InputError("--resume needs a journal: give the results file (-o FILE) or --journal FILE "
                      "of the interrupted run");
+  // No output may be an input or another output, or a directory: checked before anything is
+  // written (docs/reports.md).
+  for (const auto& input : run_inputs(suite, jobs)) inputs.push_back(input);
+  std::vector<NamedPath> output_paths;
+  for (const auto& o : outputs) output_paths.push_back({output_flag(o.format), o.path});
+  if (journal_file) output_paths.push_back({"--journal", *journal_file});
+  check_output_paths(output_paths, inputs);
+  if (options.work_dir) check_work_dir(*options.work_dir);
+  const ReporterSet reporters(outputs);  // checks every output path can be written
 
   RunReport report;
   report.suite_name = suite.name;
@@ -129,7 +152,11 @@ RunReport run_suite(const SuiteRunOptions& options) {
 
   const bool temporary = !options.work_dir;
   const auto work_dir = temporary ? make_temp_dir() : *options.work_dir;
-  std::filesystem::create_directories(work_dir);
+  std::error_code work_dir_error;
+  std::filesystem::create_directories(work_dir, work_dir_error);
+  if (work_dir_error)
+    throw InputError(fmt::format("--work-dir {}: cannot be created: {}", work_dir.string(),
+                                 work_dir_error.message()));
   const char* runtime_dir = std::getenv("XDG_RUNTIME_DIR");
   const std::filesystem::path lock_dir =
       runtime_dir && std::filesystem::is_directory(runtime_dir) ? runtime_dir : "/tmp";
@@ -163,10 +190,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
     if (environment_known) return;
     report.environment = probe.get();
     environment_known = true;
-    log(fmt::format("kbench: {} | torch {} | triton {} | CUDA {} | driver {}",
-                    report.environment.value("device_name", "?"),
-                    report.environment.value("torch", "?"), report.environment.value("triton", "?"),
-                    report.environment.value("cuda", "-"), report.environment.value("driver", "-")));
+    log("kbench: " + environment_line(report.environment, device));
     reporters.write(report);
   };
 

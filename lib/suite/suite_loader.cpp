@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "suite/number_range.hpp"
 #include "suite/suite.hpp"
 #include "suite/tolerance.hpp"
 
@@ -68,11 +69,12 @@ class SuiteParser {
                                    e.mark.line + 1, e.mark.column + 1, e.msg));
     }
     if (!root.IsMap()) fail(root, "the suite must be a YAML mapping with `suite:` and `problems:`");
+    check_no_duplicate_keys(root);
     check_keys(root, kTopKeys, "suite");
 
     Suite suite;
     suite.file = std::filesystem::absolute(file_).lexically_normal();
-    suite.schema_version = root["schema_version"] ? as_int(root["schema_version"]) : 1;
+    suite.schema_version = root["schema_version"] ? integer(root["schema_version"], "schema_version") : 1;
     if (suite.schema_version != kSuiteSchemaVersion) {
       fail(root["schema_version"],
            fmt::format("schema_version {} is not supported; this kbench reads version {}",
@@ -108,7 +110,7 @@ class SuiteParser {
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                   const std::string& where) const {
     for (const auto& item : map) {
-      const auto key = item.first.as<std::string>();
+      const auto key = key_of(item.first);
       if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
       const auto hint = closest_match(key, allowed);
       fail(item.first, fmt::format("unknown key '{}' in {}{}; allowed: {}", key, where,
@@ -126,15 +128,47 @@ class SuiteParser {
       fail(node, fmt::format("expected {}, got '{}'", type_name, node.Scalar()));
     }
   }
-  int as_int(const YAML::Node& node) const { return as<int>(node, "an integer"); }
-  double as_double(const YAML::Node& node) const { return as<double>(node, "a number"); }
+  // A mapping key as text; YAML also allows lists and mappings as keys (`[a]: 1`).
+  std::string key_of(const YAML::Node& key) const {
+    if (!key.IsScalar()) fail(key, "a key must be a plain name, not a list or a mapping");
+    return key.Scalar();
+  }
 
-  int as_int_at_least(const YAML::Node& map, const char* key, int minimum) const {
-    const YAML::Node node = map[key];
-    const int value = as_int(node);
-    if (value < minimum) fail(node, fmt::format("`{}` must be >= {}, got {}", key, minimum, value));
+  // YAML keeps every key of a mapping, and lookups return the first: a second `suite:` or
+  // `timeout_s:` would be silently ignored.
+  void check_no_duplicate_keys(const YAML::Node& node) const {
+    if (node.IsSequence()) {
+      for (const auto& item : node) check_no_duplicate_keys(item);
+      return;
+    }
+    if (!node.IsMap()) return;
+    std::map<std::string, int> seen;  // key -> line
+    for (const auto& item : node) {
+      if (item.first.IsScalar()) {
+        const auto [it, fresh] = seen.emplace(item.first.Scalar(), item.first.Mark().line + 1);
+        if (!fresh)
+          fail(item.first, fmt::format("duplicate key '{}' (first given on line {}); give each key once",
+                                       item.first.Scalar(), it->second));
+      }
+      check_no_duplicate_keys(item.second);
+    }
+  }
+
+  // A number: an unquoted scalar, finite and within its documented range (suite/number_range).
+  double number(const YAML::Node& node, const char* key) const {
+    if (!node.IsScalar()) fail(node, fmt::format("`{}` must be a number", key));
+    if (node.Tag() == "!")
+      fail(node, fmt::format("`{}` must be a number, got the string \"{}\" (remove the quotes)", key,
+                             node.Scalar()));
+    double value = 0;
+    if (!YAML::convert<double>::decode(node, value))
+      fail(node, fmt::format("`{}` must be a number, got '{}'", key, node.Scalar()));
+    const auto problem = number_range_problem(value, number_range(key));
+    if (!problem.empty()) fail(node, fmt::format("`{}` {}", key, problem));
     return value;
   }
+  // The integer keys' ranges all fit an int.
+  int integer(const YAML::Node& node, const char* key) const { return int(number(node, key)); }
 
   std::string require_string(const YAML::Node& map, const std::string& key) const {
     if (!map[key]) fail(map, fmt::format("missing `{}:`", key));
@@ -162,22 +196,16 @@ class SuiteParser {
     }
     for (const char* key : {"atol", "rtol"}) {
       if (!node[key]) continue;
-      const double value = as_double(node[key]);
-      if (!(value >= 0)) fail(node[key], fmt::format("`{}` must be >= 0", key));
-      (std::string(key) == "atol" ? settings.atol : settings.rtol) = value;
+      (std::string(key) == "atol" ? settings.atol : settings.rtol) = number(node[key], key);
     }
-    if (node["seeds"]) settings.seeds = as_int_at_least(node, "seeds", 1);
+    if (node["seeds"]) settings.seeds = integer(node["seeds"], "seeds");
     if (node["timing"]) read_timing(node["timing"], settings.timing);
     if (node["inductor_mode"])
       settings.inductor_mode = as<std::string>(node["inductor_mode"], "a torch.compile mode");
-    if (node["timeout_s"]) {
-      settings.timeout_s = as_double(node["timeout_s"]);
-      if (!(settings.timeout_s > 0)) fail(node["timeout_s"], "`timeout_s` must be > 0");
-    }
+    if (node["timeout_s"]) settings.timeout_s = number(node["timeout_s"], "timeout_s");
     for (const char* key : {"compile_timeout_s", "run_timeout_s", "memory_limit_gb"}) {
       if (!node[key]) continue;
-      const double value = as_double(node[key]);
-      if (!(value > 0)) fail(node[key], fmt::format("`{}` must be > 0", key));
+      const double value = number(node[key], key);
       const std::string name = key;
       (name == "compile_timeout_s" ? settings.compile_timeout_s
        : name == "run_timeout_s"   ? settings.run_timeout_s
@@ -192,8 +220,7 @@ class SuiteParser {
     }
     for (const char* key : {"output_cap_mb", "file_size_limit_gb"}) {
       if (!node[key]) continue;
-      const double value = as_double(node[key]);
-      if (!(value > 0)) fail(node[key], fmt::format("`{}` must be > 0", key));
+      const double value = number(node[key], key);
       (std::string(key) == "output_cap_mb" ? settings.output_cap_mb : settings.file_size_limit_gb) =
           value;
     }
@@ -226,15 +253,11 @@ class SuiteParser {
     if (node["require_custom_kernel"])
       settings.require_custom_kernel = as<bool>(node["require_custom_kernel"], "true or false");
     if (node["min_custom_kernel_share"]) {
-      settings.min_custom_kernel_share = as_double(node["min_custom_kernel_share"]);
-      if (!(settings.min_custom_kernel_share >= 0 && settings.min_custom_kernel_share <= 1))
-        fail(node["min_custom_kernel_share"], "`min_custom_kernel_share` is a fraction in [0, 1]");
+      settings.min_custom_kernel_share =
+          number(node["min_custom_kernel_share"], "min_custom_kernel_share");
     }
-    if (node["flag_speedup_above"]) {
-      settings.flag_speedup_above = as_double(node["flag_speedup_above"]);
-      if (!(settings.flag_speedup_above > 1))
-        fail(node["flag_speedup_above"], "`flag_speedup_above` must be > 1 (a speedup factor)");
-    }
+    if (node["flag_speedup_above"])
+      settings.flag_speedup_above = number(node["flag_speedup_above"], "flag_speedup_above");
     if (node["alt_inputs"]) {
       const auto value = as<std::string>(node["alt_inputs"], "`auto` or `none`");
       if (value != "auto" && value != "none")
@@ -273,27 +296,18 @@ class SuiteParser {
       }
       timing.mode = *mode;
     }
-    if (node["target_ci"]) {
-      timing.target_ci = as_double(node["target_ci"]);
-      if (!(timing.target_ci > 0 && timing.target_ci < 1))
-        fail(node["target_ci"], "`target_ci` is a relative half-width, e.g. 0.005 for +-0.5%");
-    }
-    auto positive_seconds = [&](const char* key, std::optional<double>& out, bool allow_zero) {
-      if (!node[key]) return;
-      const double value = as_double(node[key]);
-      if (!(value > 0 || (allow_zero && value == 0)))
-        fail(node[key], fmt::format("`{}` must be {} seconds", key, allow_zero ? ">= 0" : "> 0"));
-      out = value;
-    };
-    positive_seconds("min_time_s", timing.min_time_s, true);
-    positive_seconds("max_time_s", timing.max_time_s, false);
-    positive_seconds("warmup_time_s", timing.warmup_time_s, true);
-    if (node["min_samples"]) timing.min_samples = as_int_at_least(node, "min_samples", 1);
-    if (node["max_samples"]) timing.max_samples = as_int_at_least(node, "max_samples", 1);
-    if (node["warmup"]) timing.warmup = as_int_at_least(node, "warmup", 0);
+    // target_ci is a relative half-width, e.g. 0.005 for +-0.5%.
+    if (node["target_ci"]) timing.target_ci = number(node["target_ci"], "target_ci");
+    for (const auto& [key, out] : {std::pair{"min_time_s", &timing.min_time_s},
+                                   std::pair{"max_time_s", &timing.max_time_s},
+                                   std::pair{"warmup_time_s", &timing.warmup_time_s}})
+      if (node[key]) *out = number(node[key], key);
+    if (node["min_samples"]) timing.min_samples = integer(node["min_samples"], "min_samples");
+    if (node["max_samples"]) timing.max_samples = integer(node["max_samples"], "max_samples");
+    if (node["warmup"]) timing.warmup = integer(node["warmup"], "warmup");
     if (node["samples_per_round"])
-      timing.samples_per_round = as_int_at_least(node, "samples_per_round", 1);
-    if (node["input_sets"]) timing.input_sets = as_int_at_least(node, "input_sets", 1);
+      timing.samples_per_round = integer(node["samples_per_round"], "samples_per_round");
+    if (node["input_sets"]) timing.input_sets = integer(node["input_sets"], "input_sets");
   }
 
   Problem read_problem(const YAML::Node& node, const EvalSettings& defaults,
@@ -307,11 +321,14 @@ class SuiteParser {
     const auto relative = require_string(node, "file");
     problem.file = (file_.parent_path() / relative).lexically_normal();
     problem.file = std::filesystem::absolute(problem.file);
+    if (std::filesystem::is_directory(problem.file))
+      fail(node["file"], fmt::format("problem file '{}' is a directory; name the problem's .py file",
+                                     problem.file.string()));
     if (!std::filesystem::is_regular_file(problem.file))
       fail(node["file"], fmt::format("problem file '{}' not found (paths are relative to the "
                                      "suite file's folder)",
                                      problem.file.string()));
-    if (node["level"]) problem.level = as_int_at_least(node, "level", 1);
+    if (node["level"]) problem.level = integer(node["level"], "level");
     if (node["tags"]) problem.tags = as_string_list(node["tags"]);
     if (node["sizes"]) read_sizes(node["sizes"], problem.sizes);
     if (node["alt_sizes"]) read_sizes(node["alt_sizes"], problem.alt_sizes);
@@ -330,19 +347,19 @@ class SuiteParser {
     if (!node.IsMap()) fail(node, "`sizes:` and `alt_sizes:` map a device kind (cpu, cuda) to constants");
     check_keys(node, kDeviceKinds, "sizes");
     for (const auto& item : node) {
-      const auto kind = item.first.as<std::string>();
+      const auto kind = key_of(item.first);
       if (!item.second.IsMap()) fail(item.second, "expected a mapping CONSTANT: value");
       nlohmann::json constants = nlohmann::json::object();
       for (const auto& constant : item.second) {
-        const auto name = constant.first.as<std::string>();
+        const auto name = key_of(constant.first);
         const auto& value = constant.second;
-        if (!value.IsScalar()) fail(value, "size constants must be numbers");
+        if (!value.IsScalar() || value.Tag() == "!") fail(value, "size constants must be numbers");
         long long as_integer = 0;
         double as_real = 0;
         if (YAML::convert<long long>::decode(value, as_integer)) {
           constants[name] = as_integer;
         } else if (YAML::convert<double>::decode(value, as_real)) {
-          constants[name] = as_real;
+          constants[name] = number(value, "size constant");
         } else {
           fail(value, fmt::format("size constant '{}' must be a number", name));
         }
@@ -356,6 +373,14 @@ class SuiteParser {
 
 }  // namespace
 
-Suite load_suite(const std::filesystem::path& yaml_file) { return SuiteParser(yaml_file).parse(); }
+Suite load_suite(const std::filesystem::path& yaml_file) {
+  try {
+    return SuiteParser(yaml_file).parse();
+  } catch (const YAML::Exception& e) {
+    // A conversion the parser did not foresee is still bad input, with its position.
+    throw InputError(fmt::format("{}:{}:{}: {}", yaml_file.string(), e.mark.line + 1, e.mark.column + 1,
+                                 e.msg));
+  }
+}
 
 }  // namespace kbench

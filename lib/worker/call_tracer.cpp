@@ -19,33 +19,45 @@ int TraceRecord::total_launches() const {
 }
 
 namespace {
-enum class CodeKind { other, reference, launch };
+enum class CodeKind { other, reference, triton_launch, operator_call };
 
-// True for a builtin function of a module compiled by torch.utils.cpp_extension (load_inline,
-// load): those live under the torch_extensions build folder.
-bool is_extension_function(PyObject* function) {
-  if (!PyCFunction_Check(function)) return false;
-  PyObject* self = PyCFunction_GET_SELF(function);
-  if (!self || !PyModule_Check(self)) return false;
-  PyObject* file = PyModule_GetFilenameObject(self);
-  if (!file) {
-    PyErr_Clear();
-    return false;
+// A string attribute of `object`, or "" (errors cleared).
+std::string string_attr(PyObject* object, const char* name) {
+  std::string value;
+  PyObject* text = object ? PyObject_GetAttrString(object, name) : nullptr;
+  if (text && PyUnicode_Check(text)) {
+    const char* utf8 = PyUnicode_AsUTF8(text);
+    if (utf8) value = utf8;
   }
-  const char* path = PyUnicode_AsUTF8(file);
-  const bool extension = path && std::string(path).find("torch_extensions") != std::string::npos;
-  Py_DECREF(file);
+  Py_XDECREF(text);
   PyErr_Clear();
-  return extension;
+  return value;
+}
+
+// `self` of a traced frame (a new reference), or nullptr.
+PyObject* frame_self(PyFrameObject* frame) {
+  PyObject* locals = PyFrame_GetLocals(frame);
+  if (!locals) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject* self = PyMapping_GetItemString(locals, "self");
+  Py_DECREF(locals);
+  PyErr_Clear();
+  return self;
 }
 }  // namespace
 
 struct CallTracer::State {
   py::object problem_file;                       // str
-  std::vector<PyObject*> launch_codes;           // borrowed from live functions, kept by `keep`
+  std::string candidate_file;
+  const NativeBaseline* natives = nullptr;
+  // Borrowed from live functions, kept by `keep`: Triton's launch entry points, torch.ops calls.
+  std::vector<PyObject*> triton_codes, operator_codes;
   std::vector<py::object> keep;
   // Per-code verdicts; the codes are referenced so an address cannot be reused mid-trace.
   std::unordered_map<PyObject*, CodeKind> seen;
+  std::unordered_map<const void*, bool> code_is_candidate;  // C functions' verdicts
   TraceRecord* record = nullptr;
 
   CodeKind classify(PyCodeObject* code) {
@@ -53,8 +65,10 @@ struct CallTracer::State {
     auto it = seen.find(key);
     if (it != seen.end()) return it->second;
     CodeKind kind = CodeKind::other;
-    for (PyObject* launch : launch_codes)
-      if (launch == key) kind = CodeKind::launch;
+    for (PyObject* launch : triton_codes)
+      if (launch == key) kind = CodeKind::triton_launch;
+    for (PyObject* call : operator_codes)
+      if (call == key) kind = CodeKind::operator_call;
     if (kind == CodeKind::other && PyUnicode_Compare(code->co_filename, problem_file.ptr()) == 0)
       kind = CodeKind::reference;
     if (PyErr_Occurred()) PyErr_Clear();
@@ -68,39 +82,45 @@ struct CallTracer::State {
     seen.clear();
   }
 
-  // The launched kernel's name: `self.fn.__name__` of the JITFunction/InterpretedFunction.
-  static std::string kernel_name(PyFrameObject* frame) {
-    std::string name = "?";
-    PyObject* locals = PyFrame_GetLocals(frame);
-    if (!locals) {
-      PyErr_Clear();
-      return name;
-    }
-    PyObject* self = PyMapping_GetItemString(locals, "self");
-    if (self) {
-      PyObject* fn = PyObject_GetAttrString(self, "fn");
-      PyObject* text = fn ? PyObject_GetAttrString(fn, "__name__") : nullptr;
-      if (text && PyUnicode_Check(text)) name = PyUnicode_AsUTF8(text);
-      Py_XDECREF(text);
-      Py_XDECREF(fn);
-      Py_DECREF(self);
-    }
-    Py_DECREF(locals);
+  // A Triton launch of `self.fn`, counted by the function's name when the candidate's file
+  // defines it (Triton kernels elsewhere, e.g. inside torch, are not the candidate's).
+  void on_triton_launch(PyFrameObject* frame) {
+    PyObject* self = frame_self(frame);
+    PyObject* fn = self ? PyObject_GetAttrString(self, "fn") : nullptr;
+    PyObject* code = fn ? PyObject_GetAttrString(fn, "__code__") : nullptr;
     PyErr_Clear();
-    return name;
+    const std::string file = code ? string_attr(code, "co_filename") : "";
+    const std::string name = fn ? string_attr(fn, "__name__") : "";
+    Py_XDECREF(code);
+    Py_XDECREF(fn);
+    Py_XDECREF(self);
+    if (file == candidate_file) ++record->launches[name.empty() ? "?" : name];
   }
 
-  // Calls into compiled extension functions count as launches of a custom (CUDA/C++) kernel.
+  // torch.ops.<ns>.<op>(...) (OpOverloadPacket/OpOverload.__call__): counted when the candidate's
+  // extension registered the namespace (TORCH_LIBRARY).
+  void on_operator_call(PyFrameObject* frame) {
+    PyObject* self = frame_self(frame);
+    std::string name = string_attr(self, "_qualified_op_name");
+    if (name.empty()) name = string_attr(self, "_name");
+    Py_XDECREF(self);
+    const auto ns = name.substr(0, name.find("::"));
+    if (name.find("::") != std::string::npos && natives->is_candidate_namespace(ns))
+      ++record->launches["op:" + name];
+  }
+
+  // A builtin function whose C implementation lives in a shared object the candidate loaded:
+  // a function of its extension (pybind11's dispatcher is compiled into each extension).
+  // Cached by the C function's address: bound builtin methods are new objects at every call.
   void on_c_call(PyObject* function) {
-    auto it = seen.find(function);
-    if (it == seen.end()) {
-      const CodeKind kind = is_extension_function(function) ? CodeKind::launch : CodeKind::other;
-      Py_INCREF(function);
-      it = seen.emplace(function, kind).first;
-    }
-    if (it->second != CodeKind::launch) return;
-    const char* name = reinterpret_cast<PyCFunctionObject*>(function)->m_ml->ml_name;
-    ++record->launches[std::string("extension:") + (name ? name : "?")];
+    if (!PyCFunction_Check(function)) return;
+    const PyMethodDef* method = reinterpret_cast<PyCFunctionObject*>(function)->m_ml;
+    if (!method || !method->ml_meth) return;
+    const auto* address = reinterpret_cast<const void*>(method->ml_meth);
+    auto it = code_is_candidate.find(address);
+    if (it == code_is_candidate.end())
+      it = code_is_candidate.emplace(address, natives->is_candidate_object(object_containing(address))).first;
+    if (it->second) ++record->launches[std::string("extension:") + (method->ml_name ? method->ml_name : "?")];
   }
 
   static int hook(PyObject* object, PyFrameObject* frame, int what, PyObject* arg) {
@@ -116,28 +136,35 @@ struct CallTracer::State {
     if (kind == CodeKind::reference && state->record->reference_code.empty()) {
       state->record->reference_code =
           fmt::format("{} (line {})", PyUnicode_AsUTF8(code->co_qualname), code->co_firstlineno);
-    } else if (kind == CodeKind::launch) {
-      ++state->record->launches[kernel_name(frame)];
+    } else if (kind == CodeKind::triton_launch) {
+      state->on_triton_launch(frame);
+    } else if (kind == CodeKind::operator_call) {
+      state->on_operator_call(frame);
     }
     Py_DECREF(code);
     return 0;
   }
 };
 
-CallTracer::CallTracer(const std::string& problem_file) : state_(new State) {
+CallTracer::CallTracer(const std::string& problem_file, const std::string& candidate_file,
+                       const NativeBaseline& natives)
+    : state_(new State) {
   state_->problem_file = py::str(problem_file);
-  // Triton may be absent (plain PyTorch candidates); then there is nothing to count.
-  const std::pair<const char*, const char*> entries[] = {
-      {"triton.runtime.jit", "JITFunction"}, {"triton.runtime.interpreter", "InterpretedFunction"}};
-  for (const auto& [module, cls] : entries) {
+  state_->candidate_file = candidate_file;
+  state_->natives = &natives;
+  const auto add_code = [&](const char* module, const char* cls, const char* method, std::vector<PyObject*>& codes) {
     try {
-      py::object run = py::module_::import(module).attr(cls).attr("run");
-      py::object code = run.attr("__code__");
+      py::object code = py::module_::import(module).attr(cls).attr(method).attr("__code__");
       state_->keep.push_back(code);
-      state_->launch_codes.push_back(code.ptr());
+      codes.push_back(code.ptr());
     } catch (const py::error_already_set&) {
+      // Triton may be absent (plain PyTorch candidates); then there is nothing to count.
     }
-  }
+  };
+  add_code("triton.runtime.jit", "JITFunction", "run", state_->triton_codes);
+  add_code("triton.runtime.interpreter", "InterpretedFunction", "run", state_->triton_codes);
+  add_code("torch._ops", "OpOverloadPacket", "__call__", state_->operator_codes);
+  add_code("torch._ops", "OpOverload", "__call__", state_->operator_codes);
 }
 
 CallTracer::~CallTracer() {

@@ -437,7 +437,7 @@ class Evaluation {
     std::optional<KernelShare> share;
     try {
       share = measure_kernel_share(timed_candidate_, TrialBuilder::fresh_copies(trials_.front().inputs),
-                                   integrity_.custom_kernel_names());
+                                   integrity_.own_kernels());
     } catch (const py::error_already_set& e) {
       integrity_.note("kernel_share_error", describe_python_error(e, 1000));
       return;

@@ -9,6 +9,7 @@
 
 #include "check/tensor_guard.hpp"
 #include "measure/sample_stats.hpp"
+#include "worker/elf_symbols.hpp"
 #include "worker/verdict.hpp"
 
 namespace py = pybind11;
@@ -67,6 +68,8 @@ void IntegrityMonitor::before_import(const std::vector<Trial>& trials) {
   }
   if (enabled("monkeypatch") || enabled("background_thread"))
     snapshot_ = std::make_unique<InterpreterSnapshot>();
+  if (enabled("reference_called") || enabled("custom_kernel_not_launched") || enabled("custom_kernel_share"))
+    natives_ = NativeBaseline::capture();
 }
 
 void IntegrityMonitor::after_import(const std::string& problem_code_file) {
@@ -86,7 +89,7 @@ void IntegrityMonitor::after_import(const std::string& problem_code_file) {
                                       first_names(static_.defined_kernels)));
   check_interpreter("after the candidate's import");
   if (enabled("reference_called") || enabled("custom_kernel_not_launched"))
-    tracer_ = std::make_unique<CallTracer>(problem_code_file);
+    tracer_ = std::make_unique<CallTracer>(problem_code_file, job_.candidate_file.string(), natives_);
 }
 
 FlatOutputs IntegrityMonitor::checked_call(const Trial& trial, const py::tuple& args,
@@ -188,11 +191,24 @@ void IntegrityMonitor::check_interpreter(const char* when) {
   }
 }
 
-std::vector<std::string> IntegrityMonitor::custom_kernel_names() const {
-  std::set<std::string> names(static_.defined_kernels.begin(), static_.defined_kernels.end());
+OwnKernels IntegrityMonitor::own_kernels() {
+  OwnKernels own;
+  own.triton.insert(static_.defined_kernels.begin(), static_.defined_kernels.end());
   for (const auto& [name, count] : first_call_.launches)
-    names.insert(name.rfind("extension:", 0) == 0 ? name.substr(10) : name);
-  return {names.begin(), names.end()};
+    if (name.rfind("extension:", 0) != 0 && name.rfind("op:", 0) != 0) own.triton.insert(name);
+  nlohmann::json objects = nlohmann::json::object();
+  for (const auto& object : natives_.candidate_objects()) {
+    try {
+      const auto kernels = cuda_kernels_in_symbols(elf_symbol_names(object));
+      own.cuda.insert(kernels.begin(), kernels.end());
+      objects[object] = kernels.size();
+    } catch (const std::exception& e) {
+      objects[object] = e.what();
+    }
+  }
+  // Which extensions were read and how many kernels each holds: the evidence behind the share.
+  if (!objects.empty()) notes_["candidate_extensions"] = objects;
+  return own;
 }
 
 void IntegrityMonitor::report(nlohmann::json& diagnostics) const {

@@ -16,6 +16,8 @@
 #include "exec/job.hpp"
 #include "worker/call_tracer.hpp"
 #include "worker/interpreter_snapshot.hpp"
+#include "worker/kernel_attribution.hpp"
+#include "worker/native_baseline.hpp"
 #include "worker/static_analysis.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/trial.hpp"
@@ -44,8 +46,9 @@ class IntegrityMonitor {
   void after_timing(const std::vector<double>& candidate_ms, int offstream_samples,
                     const std::vector<double>& eager_ms);
 
-  // Kernel names the candidate defines (static) or was seen launching (runtime).
-  [[nodiscard]] std::vector<std::string> custom_kernel_names() const;
+  // The candidate's own kernels for the kernel share: the CUDA kernels compiled into the
+  // extensions it loaded, its Triton JIT functions (defined, or seen launching).
+  [[nodiscard]] OwnKernels own_kernels();
   [[nodiscard]] const TraceRecord& first_call() const { return first_call_; }
 
   // Adds `seconds` of check work to the cost (for work done by the caller on the checks' behalf).
@@ -63,6 +66,7 @@ class IntegrityMonitor {
   std::unique_ptr<InterpreterSnapshot> snapshot_;
   std::unique_ptr<CallTracer> tracer_;
   StaticAnalysis static_;
+  NativeBaseline natives_;
   TraceRecord first_call_;
   bool traced_once_ = false;
   double cost_s_ = 0;

@@ -8,7 +8,7 @@
 #include <iterator>
 
 #include "core/error.hpp"
-#include "static_analysis_source.hpp"  // generated: kStaticAnalysisSource
+#include "static_analysis_source.hpp"  // generated: kNativeSourcePolicySource, kStaticAnalysisSource
 
 namespace py = pybind11;
 
@@ -30,6 +30,7 @@ py::object analyzer() {
   py::dict scope;
   scope["__builtins__"] = py::module_::import("builtins");
   scope["__name__"] = "kbench_static_analysis";
+  py::exec(kNativeSourcePolicySource, scope);  // defines native_source_findings, used below
   py::exec(kStaticAnalysisSource, scope);
   return scope["analyze"];
 }

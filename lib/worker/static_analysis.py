@@ -123,22 +123,15 @@ TENSOR_CLASSES = {"torch.Tensor", "torch._C.TensorBase", "torch._C._TensorBase",
 # Names Python provides without an import; binding them by import must not hide the builtin.
 BUILTIN_NAMES = set(FORBIDDEN_BUILTINS) | {"getattr", "setattr", "delattr", "type"}
 
-# Tokens in string constants (load_inline C++/CUDA sources) with the same meaning as above.
-CPP_TOKENS = {
-    "cudaStreamCreate": "side stream in C++/CUDA source",
-    "getStreamFromPool": "side stream in C++/CUDA source",
-    "setCurrentCUDAStream": "side stream in C++/CUDA source",
-    "std::thread": "background thread in C++ source",
-    "std::async": "background thread in C++ source",
-    "pthread_create": "background thread in C++ source",
-    "TORCH_LIBRARY": "registers or overrides torch operators in C++ source",
-    "dlopen": "loads an arbitrary shared library from C++ source",
-}
+# C++/CUDA text in string constants (load_inline sources) is checked by native_source_findings()
+# of native_source_policy.py, which runs first in this namespace (lib/CMakeLists.txt embeds both).
 
 JIT_NAMES = {"triton.jit", "triton.language.jit", "triton.runtime.jit.jit"}
 KERNEL_WRAPPERS = {"triton.autotune", "triton.heuristics", "triton.runtime.autotune",
                    "triton.runtime.heuristics"}
 LOAD_INLINE = "torch.utils.cpp_extension.load_inline"
+# TORCH_LIBRARY(ns, m) opens a block that defines operators torch.ops.ns.<op> (m.def("op(...")).
+_LIBRARY_BLOCK = re.compile(r"\bTORCH_LIBRARY(?:_FRAGMENT)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 # Methods Python calls without naming them: reaching a class reaches these.
 IMPLICIT_METHODS = {"forward", "__call__", "__getitem__", "__iter__", "__next__", "__enter__",
                     "__exit__"}
@@ -273,10 +266,9 @@ class _Policy:
                 if node.name in ("__torch_function__", "__torch_dispatch__"):
                     self.add(node, f"def {node.name}", FORBIDDEN_ATTRS[node.name])
             elif _is_str(node) and id(node) not in docstrings:
-                for token, why in CPP_TOKENS.items():
-                    at = node.value.find(token)
-                    if at >= 0:  # the line of the token itself (exact for raw strings)
-                        self.add(node, token, why, node.lineno + node.value.count("\n", 0, at))
+                for at, what, why in native_source_findings(node.value):
+                    # the line of the construct itself (exact for raw strings)
+                    self.add(node, what, why, node.lineno + node.value.count("\n", 0, at))
             if isinstance(node, (ast.Attribute, ast.Subscript)) and \
                     isinstance(node.ctx, (ast.Store, ast.Del)):
                 self.check_store(node)
@@ -397,6 +389,14 @@ class _Kernels:
         self.attr_values = {}  # attribute name -> values stored into `<obj>.<name>` anywhere
         self.kernels = {}    # kernel name -> line: jit-decorated defs, k = triton.jit(f)
         self.ext_functions = {}  # load_inline function name -> line
+        self.ext_ops = {}        # "ns::op" registered by a load_inline source (TORCH_LIBRARY) -> line
+        self.enclosing = {}      # id(node) -> innermost function definition holding it
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                for sub in ast.walk(fn):
+                    if sub is not fn:
+                        self.enclosing[id(sub)] = fn  # inner definitions are walked later
+        self.import_time = set()  # ids of load_inline calls that run at import (no def around)
         for node in tree.body:
             self._collect_top(node)
         for node in ast.walk(tree):
@@ -412,6 +412,10 @@ class _Kernels:
             elif isinstance(node, ast.Call) and self.m.qualname(node.func) == LOAD_INLINE:
                 for name in self._ext_names(node):
                     self.ext_functions.setdefault(name, node.lineno)
+                for op in self._ext_ops(node):
+                    self.ext_ops.setdefault(op, node.lineno)
+                if id(node) not in self.enclosing:
+                    self.import_time.add(id(node))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                     and self._has_jit(node.decorator_list):
                 self.kernels.setdefault(node.name, node.lineno)
@@ -462,15 +466,52 @@ class _Kernels:
             and self._has_jit(self.funcs[node.id].decorator_list)
 
     def _strings(self, node, depth=0):
-        """String constants in an expression, following module-level names once."""
+        """String constants in an expression, following module-level names and, for a
+        parameter of the enclosing function, the arguments of its calls in the file."""
         out = []
+        scope = self.enclosing.get(id(node))
         for sub in ast.walk(node):
             if _is_str(sub):
                 out.append(sub.value)
-            elif isinstance(sub, ast.Name) and sub.id in self.modvars and depth < 2:
-                for v in self.modvars[sub.id]:
-                    out.extend(self._strings(v, depth + 1))
+            elif isinstance(sub, ast.Name) and depth < 3:
+                param = self._parameter(scope, sub.id)
+                if param is not None:
+                    for arg in self._arguments(scope, *param):
+                        out.extend(self._strings(arg, depth + 1))
+                elif sub.id in self.modvars:
+                    for v in self.modvars[sub.id]:
+                        out.extend(self._strings(v, depth + 1))
         return out
+
+    @staticmethod
+    def _parameter(fn, name):
+        """(position, name) of parameter `name` of function `fn`, else None."""
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        positional = fn.args.posonlyargs + fn.args.args
+        for i, a in enumerate(positional):
+            if a.arg == name:
+                return i, name
+        if any(a.arg == name for a in fn.args.kwonlyargs):
+            return None, name
+        return None
+
+    def _arguments(self, fn, position, name):
+        """The expressions passed for one parameter of `fn` at its calls in the file."""
+        found = []
+        for call in ast.walk(self.m.tree):
+            if not isinstance(call, ast.Call):
+                continue
+            callee = call.func.attr if isinstance(call.func, ast.Attribute) else \
+                call.func.id if isinstance(call.func, ast.Name) else None
+            if callee != fn.name:
+                continue
+            offset = 1 if isinstance(call.func, ast.Attribute) and fn.args.args \
+                and fn.args.args[0].arg in ("self", "cls") else 0
+            if position is not None and 0 <= position - offset < len(call.args):
+                found.append(call.args[position - offset])
+            found.extend(kw.value for kw in call.keywords if kw.arg == name)
+        return found
 
     def _ext_names(self, call):
         for kw in call.keywords:
@@ -481,8 +522,20 @@ class _Kernels:
         # Without functions=, the sources bind their own names: m.def("name", ...).
         found = []
         for text in self._strings(call):
-            found += re.findall(r"\.def\(\s*\"(\w+)\"", text)
+            if not _LIBRARY_BLOCK.search(text):
+                found += re.findall(r"\.def\(\s*\"(\w+)\"", text)
         return found
+
+    def _ext_ops(self, call):
+        """"ns::op" for the operators a source registers in its own TORCH_LIBRARY namespace."""
+        ops = []
+        for text in self._strings(call):
+            for block in _LIBRARY_BLOCK.finditer(text):
+                ns, handle = block.group(1), block.group(2)
+                body = text[block.end():]
+                ops += [f"{ns}::{op}" for op in
+                        re.findall(r"\b" + re.escape(handle) + r"\s*\.\s*def\(\s*\"(\w+)", body)]
+        return ops
 
     def _model_class(self):
         """The class ModelNew names: defined as such, or `ModelNew = SomeClass`."""
@@ -499,7 +552,12 @@ class _Kernels:
             return []
         funcs, classes, modvars, attrs = set(), set(), set(), set()
         wanted = set()        # attribute names used by reachable code
-        ext_available = set()  # load_inline functions built by reachable code
+        # load_inline functions and operators built by reachable code or at import
+        ext_available, ops_used = set(), set()
+        for call in ast.walk(self.m.tree):
+            if id(call) in self.import_time:
+                ext_available.update(self._ext_names(call))
+                ext_available.update(self._ext_ops(call))
         walked_defs = set()    # names of function definitions inside reachable code
         scanned = set()
         todo = []
@@ -550,6 +608,9 @@ class _Kernels:
                                 visit(v)
                     elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load):
                         wanted.add(n.attr)
+                        parts = (self.m.qualname(n) or "").split(".")
+                        if len(parts) >= 4 and parts[:2] == ["torch", "ops"]:
+                            ops_used.add(parts[2] + "::" + parts[3])
                     elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                         walked_defs.add(n.name)
                     elif isinstance(n, ast.Call):
@@ -558,14 +619,18 @@ class _Kernels:
                             wanted.add(n.args[1].value)
                         elif self.m.qualname(n.func) == LOAD_INLINE:
                             ext_available.update(self._ext_names(n))
+                            ext_available.update(self._ext_ops(n))
         # walked_defs: kernels defined inside reachable code (nested, or jit methods of reached
         # classes, visited because their name was used).
         reached = {k for k in self.kernels if k in funcs or k in modvars or k in walked_defs}
         reached |= {n for n in self.ext_functions if n in ext_available and n in wanted}
+        reached |= {op for op in self.ext_ops if op in ext_available and op in ops_used}
         return [n for n in self.defined() if n in reached]
 
     def defined(self):
         both = dict(self.ext_functions)
+        for op, line in self.ext_ops.items():
+            both.setdefault(op, line)
         for k, line in self.kernels.items():
             both.setdefault(k, line)
         return [n for n, _ in sorted(both.items(), key=lambda item: (item[1], item[0]))]

@@ -1,6 +1,7 @@
 #include "worker/worker_entry.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -32,11 +33,28 @@ void read_key(int key_fd) {
   close(key_fd);
 }
 
-[[noreturn]] void deliver(int result_fd, const nlohmann::json& message) {
+// Only the worker process itself delivers. A child the candidate forks (os.fork during import)
+// holds a copy of this stack and would otherwise unwind back into the harness and write its own
+// frame, with the right key, in place of the worker's.
+pid_t g_worker_pid = -1;
+int g_result_fd = -1;
+
+// pthread_atfork child handler: Python's os.fork goes through fork(3), so it runs this before
+// any Python code runs in the child. Only async-signal-safe calls here.
+void close_channel_in_child() {
+  if (g_result_fd >= 0) close(g_result_fd);
+  g_result_fd = -1;
+  set_phase_channel(-1);
+}
+
+constexpr int kForkedChildExit = 4;
+
+[[noreturn]] void deliver(const nlohmann::json& message) {
   std::fflush(stdout);
   std::fflush(stderr);
-  const bool written = write_all(result_fd, encode_result_frame(message.dump(), g_key));
-  close(result_fd);
+  if (getpid() != g_worker_pid || g_result_fd < 0) _exit(kForkedChildExit);
+  const bool written = write_all(g_result_fd, encode_result_frame(message.dump(), g_key));
+  close(g_result_fd);
   _exit(written ? 0 : 1);
 }
 
@@ -56,14 +74,20 @@ void start_python_with_imports() {
   }
 }
 
-// Candidate code must not inherit the channel into processes it spawns.
-void protect_channel(int result_fd) { fcntl(result_fd, F_SETFD, FD_CLOEXEC); }
+// Binds the channel to this process: close-on-exec so programs the candidate starts do not
+// inherit it, closed in forked children, and refused by deliver() from any other pid.
+void bind_channel(int result_fd) {
+  fcntl(result_fd, F_SETFD, FD_CLOEXEC);
+  g_worker_pid = getpid();
+  g_result_fd = result_fd;
+  set_phase_channel(result_fd);
+  pthread_atfork(nullptr, nullptr, close_channel_in_child);
+}
 
 }  // namespace
 
 void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int key_fd) {
-  protect_channel(result_fd);
-  set_phase_channel(result_fd);
+  bind_channel(result_fd);
   Job job;
   try {
     job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
@@ -99,11 +123,11 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   result.diagnostics["worker_timeline"] = {{"startup_s", startup_s},
                                            {"held_s", held_s},
                                            {"evaluate_s", seconds_since(evaluation_started)}};
-  deliver(result_fd, worker_message(result));
+  deliver(worker_message(result));
 }
 
 void worker_probe(const std::string& device, int result_fd, int key_fd) {
-  protect_channel(result_fd);
+  bind_channel(result_fd);
   read_key(key_fd);
   nlohmann::json message;
   try {
@@ -112,7 +136,7 @@ void worker_probe(const std::string& device, int result_fd, int key_fd) {
   } catch (const std::exception& e) {
     message = {{"error", e.what()}};
   }
-  deliver(result_fd, message);
+  deliver(message);
 }
 
 }  // namespace kbench

@@ -2,10 +2,14 @@
 # Renders the sample HTML report (tests/golden/report_sample.html, which test_reporters keeps
 # equal to html_report(sample_report())) in headless Chromium and checks what a reader would
 # see: three SVG charts with bars, a non-blank screenshot, no console errors.
-# Usage: test_html_render.sh SOURCE_DIR PYTHON
+# With HTML_FILE and "trend": the `kbench history trend` page that test_history wrote instead:
+# 5 line charts (pass@1, speedups, 3 problems), the change points drawn in red.
+# Usage: test_html_render.sh SOURCE_DIR PYTHON [HTML_FILE trend]
 set -euo pipefail
 SOURCE_DIR="$1"
 PYTHON="${2:-python3}"
+PAGE="${3:-$SOURCE_DIR/tests/golden/report_sample.html}"
+KIND="${4:-report}"
 CHROMIUM="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$CHROMIUM" ]; then
   echo "FAIL: chromium is not installed; run scripts/setup.sh (it installs the Debian package 'chromium')" >&2
@@ -13,7 +17,7 @@ if [ -z "$CHROMIUM" ]; then
 fi
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-cp "$SOURCE_DIR/tests/golden/report_sample.html" "$WORK/report.html"
+cp "$PAGE" "$WORK/report.html"
 URL="file://$WORK/report.html"
 FLAGS=(--headless --no-sandbox --disable-gpu --user-data-dir="$WORK/profile" --enable-logging=stderr --v=0)
 
@@ -27,14 +31,26 @@ if grep -E "Uncaught|ERROR:CONSOLE" "$WORK/shot.err" "$WORK/dom.err"; then
   exit 1
 fi
 
-"$PYTHON" - "$WORK/dom.html" "$WORK/shot.png" <<'PY'
+"$PYTHON" - "$WORK/dom.html" "$WORK/shot.png" "$KIND" <<'PY'
 import re, struct, sys, zlib
 
 dom = open(sys.argv[1], encoding="utf-8").read()
+trend = sys.argv[3] == "trend"
 charts = re.findall(r"<svg\b.*?</svg>", dom, re.S)
-with_bars = [c for c in charts if "<rect" in c]
-if len(with_bars) < 3:
-    sys.exit(f"FAIL: the rendered DOM has {len(with_bars)} <svg> charts with <rect> bars; want 3+")
+if trend:
+    with_bars = [c for c in charts if "<polyline" in c and "<circle" in c]
+    want = ['aria-label="pass@1"', 'aria-label="geomean speedup (correct candidates)"',
+            'aria-label="p1: candidate time"', 'aria-label="p2: candidate time"', 'aria-label="p3: candidate time"']
+    missing = [w for w in want if not any(w in c for c in with_bars)]
+    if missing:
+        sys.exit(f"FAIL: the rendered trend page lacks the line charts {missing}")
+    p2 = next(c for c in charts if 'aria-label="p2: candidate time"' in c)
+    if 'class="change-point"' not in p2:
+        sys.exit("FAIL: the planted slowdown of p2 is not marked as a change point")
+elif len([c for c in charts if "<rect" in c]) < 3:
+    sys.exit(f"FAIL: the rendered DOM has too few <svg> charts with <rect> bars; want 3+")
+else:
+    with_bars = [c for c in charts if "<rect" in c]
 
 # Decode the PNG (8-bit RGB/RGBA, not interlaced: what Chromium writes) with zlib only.
 data = open(sys.argv[2], "rb").read()
@@ -72,8 +88,9 @@ for _ in range(height):
     prev = line
 if len(colours) < 2:
     sys.exit("FAIL: the screenshot is blank (one colour)")
-green = bytes((0x2d, 0xa4, 0x4e))  # the "faster" bars
-if green not in colours:
-    sys.exit(f"FAIL: no chart bar colour in the screenshot ({len(colours)} colours)")
+# The "faster" bars of the report; the change-point rings of the trend page.
+want = bytes((0xcf, 0x22, 0x2e)) if trend else bytes((0x2d, 0xa4, 0x4e))
+if want not in colours:
+    sys.exit(f"FAIL: no {'change-point' if trend else 'chart bar'} colour in the screenshot ({len(colours)} colours)")
 print(f"ok: {len(with_bars)} charts with bars; screenshot {width}x{height}, {len(colours)} colours")
 PY

@@ -96,3 +96,30 @@ TEST_CASE("an unknown --checks level fails before any work") {
   CHECK(out.output.find("--checks 'paranoid' is not one of minimal, standard, strict") != std::string::npos);
   CHECK(out.output.find("[1/") == std::string::npos);
 }
+
+// Issue 17, defects 3 and 9: command-line numbers are finite and in their documented range,
+// and an unknown subcommand is named.
+TEST_CASE("non-finite or absurd numbers on the command line exit 2 with the option's range") {
+  const auto suite = (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string();
+  for (const char* value : {"nan", "inf", "1e300", "-1", "abc"}) {
+    INFO(value);
+    const auto out = run_kbench("run " + suite + " --device cpu --timeout " + value);
+    CHECK(out.exit_code == 2);
+    CHECK(out.output.find("--timeout") != std::string::npos);
+    CHECK(out.output.find("(0, 604800]") != std::string::npos);
+    CHECK(out.output.find("1797693") == std::string::npos);  // no 309-digit DBL_MAX
+    CHECK(out.output.find("[1/") == std::string::npos);
+  }
+  const auto gate = run_kbench("compare " + suite + " " + suite + " --fail-on-regression nan");
+  CHECK(gate.exit_code == 2);
+  CHECK(gate.output.find("is not a number") != std::string::npos);
+}
+
+TEST_CASE("an unknown subcommand is named, with the subcommands there are") {
+  const auto out = run_kbench("frobnicate");
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("unknown subcommand 'frobnicate'") != std::string::npos);
+  CHECK(out.output.find("run, compare, merge") != std::string::npos);
+  CHECK(out.output.find("worker") == std::string::npos);
+  CHECK(run_kbench("rnu").output.find("did you mean 'run'?") != std::string::npos);
+}

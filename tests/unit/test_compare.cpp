@@ -110,13 +110,18 @@ TEST_CASE("--baseline picks the speedup column; eager when Inductor was not time
   CHECK(compare_reports(no_inductor, "a", no_inductor, "a").baseline == "eager");
 }
 
+namespace {
+// Writes `report` as DIR/NAME, a results file for the binary.
+std::string saved(const test::TempDir& dir, const std::string& name, const RunReport& report) {
+  const auto file = (dir.path() / name).string();
+  std::ofstream(file) << results_json(report).dump(2);
+  return file;
+}
+}  // namespace
+
 TEST_CASE("kbench compare exit codes: 0 no regression, 1 regression, 2 bad input") {
   test::TempDir dir;
-  auto save = [&](const std::string& name, const RunReport& report) {
-    const auto file = (dir.path() / name).string();
-    std::ofstream(file) << results_json(report).dump(2);
-    return file;
-  };
+  auto save = [&](const std::string& name, const RunReport& report) { return saved(dir, name, report); };
   const auto a = save("a.json", test::noisy_report(1));
   const auto a2 = save("a2.json", test::noisy_report(101));
   const auto slow = save("slow.json", test::noisy_report(101, 1.10));
@@ -145,4 +150,53 @@ TEST_CASE("kbench compare exit codes: 0 no regression, 1 regression, 2 bad input
   CHECK(test::run_kbench("compare " + a + " " + other + " --ignore-env").exit_code == 0);
   CHECK(test::run_kbench("compare " + a + " " + junk).exit_code == 2);
   CHECK(test::run_kbench("compare " + a + " " + (dir.path() / "missing.json").string()).exit_code == 2);
+}
+
+// Issue 17, defect 4: a gate judges every evaluation of BASE, or refuses (exit 2).
+TEST_CASE("the regression gate refuses an incomplete NEW, another suite or another plan") {
+  test::TempDir dir;
+  auto save = [&](const std::string& name, const RunReport& report) { return saved(dir, name, report); };
+  const auto base = save("base.json", test::noisy_report(1));
+  auto partial = test::noisy_report(101);
+  partial.results.resize(2);  // interrupted: 2 of 4
+  const auto incomplete = save("incomplete.json", partial);
+  auto renamed = test::noisy_report(101);
+  renamed.suite_name = "another-suite";
+  const auto other_suite = save("other_suite.json", renamed);
+  auto fewer = test::noisy_report(101);
+  fewer.results.pop_back();
+  fewer.planned_jobs = fewer.results.size();  // complete, but of a smaller plan
+  const auto other_plan = save("other_plan.json", fewer);
+
+  const std::tuple<std::string, std::string, std::string> cases[] = {
+      {incomplete, "incomplete run (2 of 4 evaluations)", "--allow-incomplete"},
+      {other_suite, "is suite 'another-suite'", "--allow-suite-mismatch"},
+      {other_plan, "the plans differ: 1 evaluation(s)", "--allow-plan-change"},
+  };
+  for (const auto& [next, expected, flag] : cases) {
+    const auto gate = test::run_kbench("compare " + base + " " + next + " --fail-on-regression 5");
+    INFO(gate.output);
+    CHECK(gate.exit_code == 2);
+    CHECK(gate.output.find(expected) != std::string::npos);
+    CHECK(gate.output.find(flag) != std::string::npos);
+    CHECK(gate.output.find("p1_triton.py") == std::string::npos);  // refused before the table
+    // Allowed explicitly, the gate judges what both have; without a gate, the table is shown.
+    const auto allowed = test::run_kbench("compare " + base + " " + next + " --fail-on-regression 5 " +
+                                          (flag == "--allow-incomplete" ? flag + " --allow-plan-change" : flag));
+    INFO(allowed.output);
+    CHECK(allowed.exit_code == 0);
+    CHECK(test::run_kbench("compare " + base + " " + next).exit_code == 0);
+  }
+}
+
+// Issue 17, defect 10: CPU speedups are tiny; the table keeps their digits.
+TEST_CASE("tiny speedups keep significant digits in the compare table") {
+  RunReport slow = test::sample_report();
+  slow.results[0] = test::sample_result("p1", "p1_triton.py", Status::ok, {400, 410, 420},
+                                        {1.0, 1.0, 1.0}, {2.0, 2.0, 2.0});
+  const auto c = compare_reports(slow, "a", slow, "a");
+  const auto table = compare_table(c, std::nullopt);
+  INFO(table);
+  CHECK(table.find("0.00x") == std::string::npos);
+  CHECK(table.find("0.00488x -> 0.00488x") != std::string::npos);  // vs Inductor, 2 / 410
 }

@@ -135,19 +135,27 @@ TEST_CASE("resume refuses another plan, a damaged line, a duplicate job and a mi
     std::ofstream(plan.jobs[1].candidate_file) << "# edited\n";
     auto header = plan.header;
     header.plan = plan_fingerprint("cpu", job_keys(plan.jobs));
-    CHECK(error_of([&] { resume(header, plan.jobs); }).find("another plan") != std::string::npos);
+    const auto error = error_of([&] { resume(header, plan.jobs); });
+    CHECK(error.find("another plan") != std::string::npos);
+    // Job 1 has not finished: the message says an unfinished job changed (issue 17, defect 10).
+    CHECK(error.find("What changed: a job not yet finished") != std::string::npos);
   }
   SECTION("a setting changed") {
     auto jobs = plan.jobs;
     jobs[0].settings.timeout_s += 1;
     auto header = plan.header;
     header.plan = plan_fingerprint("cpu", job_keys(jobs));
-    CHECK_THROWS_AS(resume(header, jobs), InputError);
+    // Job 0 finished under the old settings: the message names it.
+    const auto error = error_of([&] { resume(header, jobs); });
+    CHECK(error.find("What changed: " + jobs[0].problem_id + " / " + jobs[0].candidate +
+                     " (its problem or candidate file, or its settings, changed)") != std::string::npos);
   }
   SECTION("another device") {
     auto header = plan.header;
     header.device = "cuda:0";
-    CHECK(error_of([&] { resume(header, plan.jobs); }).find("another plan") != std::string::npos);
+    const auto error = error_of([&] { resume(header, plan.jobs); });
+    CHECK(error.find("another plan") != std::string::npos);
+    CHECK(error.find("the device (was cpu, now cuda:0)") != std::string::npos);
   }
   SECTION("a damaged line in the middle") {
     std::ofstream(plan.file(), std::ios::app) << "not json\n" << R"({"index": 1})" << "\n";

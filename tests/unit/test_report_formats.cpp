@@ -59,3 +59,13 @@ TEST_CASE("results are written atomically and bad paths fail fast") {
   CHECK_THROWS_AS(check_writable(dir.path() / "missing-folder" / "r.json"), InputError);
   CHECK_NOTHROW(check_writable(dir.path() / "ok.json"));
 }
+
+// Issue 17, defect 10: no "CUDA 13.0 | driver " on a CPU run.
+TEST_CASE("the environment line leaves CUDA out on the CPU and never prints an empty field") {
+  const nlohmann::json env = {{"device_name", "CPU: AMD EPYC"}, {"torch", "2.11.0+cu130"},
+                              {"triton", "3.6.0"}, {"cuda", "13.0"}, {"driver", ""}};
+  CHECK(environment_line(env, "cpu") == "CPU: AMD EPYC | torch 2.11.0+cu130 | triton 3.6.0");
+  CHECK(environment_line(env, "cuda:0") ==
+        "CPU: AMD EPYC | torch 2.11.0+cu130 | triton 3.6.0 | CUDA 13.0 | driver -");
+  CHECK(environment_line(nlohmann::json::object(), "cuda") == "- | torch - | triton - | CUDA - | driver -");
+}

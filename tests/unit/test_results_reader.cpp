@@ -61,7 +61,7 @@ TEST_CASE("malformed results files are InputErrors naming the file and the probl
   refuses(j, "results[0].timings.candidate.samples_ms");
   j = good;
   j["results"][0]["timings"]["candidate"]["samples_ms"][0] = -1.0;
-  refuses(j, "negative");
+  refuses(j, "samples_ms[0]: must be a number in [0, 1000000000], got -1");
   j = good;
   j["results"][0]["timings"]["eager"]["rounds"] = {0};
   refuses(j, "differ in length");
@@ -77,4 +77,48 @@ TEST_CASE("malformed results files are InputErrors naming the file and the probl
     return k.dump();
   }());
   CHECK_NOTHROW(read_results_file(minor));
+}
+
+// Issue 17, defects 5 and 6: deep nesting and absurd numbers are exit-2 errors naming the file
+// and the JSON path, never a crash or an "internal error".
+namespace {
+std::string read_error(const test::TempDir& dir, const std::string& text) {
+  const auto file = dir.write("r.json", text);
+  try {
+    read_results_file(file);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("deeply nested JSON is refused with its path, not a stack overflow") {
+  test::TempDir dir;
+  auto json = results_json(test::sample_report()).dump();
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "{\"a\":";
+  deep += "1";
+  deep += std::string(100000, '}');
+  json.replace(json.find("\"environment\":{") + 15, 0, "\"deep\":" + deep + ",");
+  const auto error = read_error(dir, json);
+  CHECK(error.find("r.json: environment.deep.a.a") != std::string::npos);
+  CHECK(error.find("nested deeper than 64 levels") != std::string::npos);
+  const auto arrays = read_error(dir, std::string(100000, '[') + std::string(100000, ']'));
+  CHECK(arrays.find("r.json: [0][0][0]") != std::string::npos);
+}
+
+TEST_CASE("numbers that overflow or are absurd are refused with the file and JSON path") {
+  test::TempDir dir;
+  auto json = results_json(test::sample_report());
+  auto text = json.dump();
+  const auto at = text.find("\"wall_s\":");
+  text.replace(at, text.find(',', at) - at, "\"wall_s\":1e400");
+  const auto overflow = read_error(dir, text);
+  CHECK(overflow.find("r.json: results[0].wall_s: a number too large for a double") != std::string::npos);
+
+  json["results"][0]["timings"]["candidate"]["samples_ms"][1] = 1e308;
+  const auto absurd = read_error(dir, json.dump());
+  CHECK(absurd.find("r.json: results[0].timings.candidate.samples_ms[1]: must be a number in [0, "
+                    "1000000000], got 1e+308") != std::string::npos);
 }

@@ -27,7 +27,7 @@ TEST_CASE("every fault becomes a status and the run goes on") {
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
   const auto json = nlohmann::json::parse(std::ifstream(results));
-  REQUIRE(json["results"].size() == 12);
+  REQUIRE(json["results"].size() == 13);
   CHECK(json["complete"] == true);
 
   const auto by_candidate = test::results_by_key(json["results"]);
@@ -53,6 +53,8 @@ TEST_CASE("every fault becomes a status and the run goes on") {
   CHECK(status("add_one/os_exit_in_forward.py") == "crashed");
   CHECK(message("add_one/os_exit_in_forward.py").find("delivered no result") != std::string::npos);
   CHECK(status("add_one/no_model_new.py") == "compile_error");
+  // The worker's own verdict, not the compile_error of the child it forked during import.
+  CHECK(status("add_one/fork_child_delivers.py") == "mismatch");
   CHECK(status("add_one_hang/infinite_loop.py") == "timeout");
   // After all of that, honest work still runs and is timed.
   CHECK(status("add_one_after/add_one_ok.py") == "ok");
@@ -143,4 +145,8 @@ TEST_CASE("second Ctrl-C kills the running worker and still keeps the results fi
   CHECK(json["complete"] == false);
   CHECK(json["results"].empty());
   CHECK(json["summary"]["planned_evaluations"] == 2);
+  // The second Ctrl-C says what it does (issue 17, defect 10).
+  std::stringstream err;
+  err << std::ifstream(results.string() + ".stderr").rdbuf();
+  CHECK(err.str().find("interrupted again: killing the running jobs") != std::string::npos);
 }

@@ -1,13 +1,17 @@
 // `kbench run --shard i/N` splits a suite disjointly and completely; `kbench merge` of the
 // shards' results gives the unsharded summary.
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "report/report_merge.hpp"
 #include "report/results_json.hpp"
 #include "run/shard.hpp"
+#include "run_kbench.hpp"
 #include "sample_report.hpp"
+#include "temp_dir.hpp"
 
 using namespace kbench;
 
@@ -74,4 +78,29 @@ TEST_CASE("merge refuses duplicates and other environments, and keeps incomplete
   const auto merged = merge_reports({{"a", a}, {"b", b}}, true);
   CHECK(merged.results.size() == 5);
   CHECK(results_json(merged)["complete"] == false);
+}
+
+// Issue 17, defect 4.
+TEST_CASE("merge refuses runs of two suites unless told") {
+  RunReport a = test::sample_report();
+  RunReport b = test::sample_report();
+  b.suite_name = "another-suite";
+  for (auto& r : b.results) r.job.problem_id += "_b";
+  CHECK_THROWS_AS(merge_reports({{"a", a}, {"b", b}}, false), InputError);
+  CHECK(merge_reports({{"a", a}, {"b", b}}, false, true).results.size() == 2 * a.results.size());
+}
+
+// Issue 17, defect 10: `merge -o -` is stdout, as docs/cli.md now says.
+TEST_CASE("merge -o - writes the merged JSON to stdout and the summary to stderr") {
+  test::TempDir dir;
+  const auto a = dir.write("a.json", results_json(test::sample_report()).dump(2));
+  const auto out_file = dir.path() / "stdout.json", err_file = dir.path() / "stderr.txt";
+  const auto out = test::run_kbench("merge " + a.string() + " -o - >" + out_file.string() + " 2>" +
+                                    err_file.string() + "; exit $?");
+  CHECK(out.exit_code == 0);
+  std::stringstream err;
+  err << std::ifstream(err_file).rdbuf();
+  CHECK(err.str().find("pass@1") != std::string::npos);
+  const auto json = nlohmann::json::parse(std::ifstream(out_file));
+  CHECK(json["results"].size() == test::sample_report().results.size());
 }

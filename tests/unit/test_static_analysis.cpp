@@ -95,6 +95,61 @@ TEST_CASE("honest KernelBench-style load_inline candidate: no finding, its funct
   CHECK(a.reachable_kernels == std::vector<std::string>{"axpy_cuda"});
 }
 
+TEST_CASE("honest native sources: headers, cuBLAS from ATen, AT_DISPATCH, shared memory, atomics, own ops") {
+  const auto a = analyze("tests/data/static/honest_native_sources.py");
+  INFO(describe(a));
+  CHECK(a.violations.empty());
+  const std::vector<std::string> kernels{"gemm_bias_cuda", "kbhonest::half_scale", "row_sum_cuda"};
+  CHECK(a.defined_kernels == kernels);
+  CHECK(a.reachable_kernels == kernels);
+}
+
+TEST_CASE("reachability patterns of LLM-written load_inline candidates: each file's kernels reachable") {
+  struct Case {
+    std::string file;
+    std::vector<std::string> reachable;  // == defined: every kernel of these files is used
+  };
+  const std::vector<Case> cases{
+      {"module_handle.py", {"relu_scale_cuda"}},                            // fused = load_inline(...)
+      {"attr_handle_and_sequential.py", {"add_bias_cuda", "gelu_cuda"}},   // self.op, Sequential, inheritance
+      {"module_list_blocks.py", {"fused_conv_relu_cuda", "residual_add_cuda"}},  // ModuleList loop, self.ext
+      {"two_modules.py", {"scale_cuda", "softmax_rows_cuda"}},  // names through a builder's parameters, tuple
+      {"launch_loop_and_ops.py", {"kbreach::cumulative_scale"}},  // TORCH_LIBRARY op, C++ launch loop
+  };
+  REQUIRE(python_files("tests/data/static/reach").size() == cases.size());
+  for (const auto& c : cases) {
+    INFO(c.file);
+    const auto a = analyze(fs::path("tests/data/static/reach") / c.file);
+    INFO(describe(a));
+    CHECK(a.violations.empty());
+    CHECK(a.defined_kernels == c.reachable);
+    CHECK(a.reachable_kernels == c.reachable);
+  }
+}
+
+TEST_CASE("the GPU suite's CUDA candidates (tests/data/cuda, hostile/cuda) pass statically, all kernels reachable") {
+  auto files = python_files("tests/data/cuda");
+  REQUIRE(files.size() == 8);
+  for (const auto& f : python_files("tests/hostile/cuda")) files.push_back(f);  // caught only on the GPU
+  for (const auto& file : python_files("tests/data/extension")) files.push_back(file);
+  for (const auto& file : files) {
+    INFO(file.string());
+    const auto a = analyze(file);
+    INFO(describe(a));
+    CHECK(a.violations.empty());
+    CHECK(!a.defined_kernels.empty());
+    CHECK(a.reachable_kernels == a.defined_kernels);
+  }
+}
+
+TEST_CASE("kernels in helper blocks forward never uses, or called only in __init__, are unreachable") {
+  const auto a = analyze("tests/hostile/static/module_list_unused.py");
+  INFO(describe(a));
+  CHECK(a.violations.empty());
+  CHECK(a.defined_kernels == std::vector<std::string>{"relu_cuda", "warm"});
+  CHECK(a.reachable_kernels.empty());
+}
+
 TEST_CASE("hostile sources: each violation with its line") {
   struct Case {
     std::string file;
@@ -125,7 +180,29 @@ TEST_CASE("hostile sources: each violation with its line") {
       {"background_thread.py",
        {{3, "import threading: 'threading' is not an allowed import"},
         {4, "import concurrent.futures: 'concurrent' is not an allowed import"}}},
-      {"side_stream_load_inline.py", {{11, "cudaStreamCreate: side stream in C++/CUDA source"}}},
+      {"side_stream_load_inline.py", {{11, "cudaStreamCreate: side stream (escapes event timing), in C++/CUDA"}}},
+      // The native source policy (lib/worker/native_source_policy.py): each construct, its line.
+      {"native_dlsym_timer.py",
+       {{9, "#include <dlfcn.h>: dynamic loader interface"},
+        {11, "cudaEventElapsedTime: reads or fakes event timing, in C++/CUDA source"},
+        {11, "dlsym: dynamic loader"}}},
+      {"native_process_tamper.py",
+       {{10, "#include <sys/mman.h>: process memory"},
+        {14, "__attribute__((constructor)): code run at load or exit"},
+        {15, "mprotect: remaps or unprotects process memory"},
+        {16, "::write: raw file-descriptor access"},
+        {17, "dup2: raw file-descriptor access"},
+        {20, "std::thread: background thread"}}},
+      {"native_syscall_proc.py",
+       {{10, "syscall: raw system call"},
+        {11, "__asm__: inline assembly"},
+        {12, "dlopen: dynamic loader"},  // after a "//" inside a string literal: not a comment
+        {13, "/proc/: process internals"},
+        {14, "execv: starts processes"},
+        {14, "fork: starts processes"}}},
+      {"native_aten_override.py",
+       {{12, "TORCH_LIBRARY_IMPL(aten, ...): registers into a torch namespace"},
+        {13, "cudaEventElapsedTime: reads or fakes event timing"}}},
       {"shadowed_getattr.py", {{15, "getattr() with a computed name"}}},
       {"builtins_via_self.py",
        {{7, ".__self__: a builtin function's __self__ is the builtins module"},

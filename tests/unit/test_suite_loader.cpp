@@ -135,11 +135,11 @@ TEST_CASE("schema errors point at file:line:col and say what to do") {
   }
   SECTION("wrong type") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {seeds: many}\nproblems:\n  - {id: a, file: p.py}\n");
-    CHECK(error.find(prefix + "3:19: expected an integer, got 'many'") == 0);
+    CHECK(error.find(prefix + "3:19: `seeds` must be a number, got 'many'") == 0);
   }
   SECTION("out of range") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {seeds: 0}\nproblems:\n  - {id: a, file: p.py}\n");
-    CHECK(error.find(prefix + "3:19: `seeds` must be >= 1, got 0") == 0);
+    CHECK(error.find(prefix + "3:19: `seeds` must be an integer in [1, 10000], got 0") == 0);
   }
   SECTION("unknown dtype") {
     const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {dtype: float8}\nproblems:\n  - {id: a, file: p.py}\n");
@@ -219,7 +219,77 @@ problems:
   CHECK(default_memory_limit_gb() <= 32);
 
   const auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {run_timeout_s: 0}\nproblems:\n  - {id: a, file: p.py}\n");
-  CHECK(error.find("`run_timeout_s` must be > 0") != std::string::npos);
+  CHECK(error.find("`run_timeout_s` must be a number in (0, 604800], got 0") != std::string::npos);
+}
+
+#define CHECK_CONTAINS(text, part)                    \
+  do {                                               \
+    const std::string text_ = (text);                \
+    INFO(text_);                                     \
+    CHECK(text_.find(part) != std::string::npos);    \
+  } while (false)
+
+// Issue 17, defects 3, 8, 9: every number finite and in its documented range, no duplicate keys,
+// no quoted numbers, messages that say what is really wrong.
+TEST_CASE("non-finite, absurd and quoted numbers are refused naming the key and its line") {
+  TempDir dir;
+  auto with_default = [&](const std::string& setting) {
+    return load_error(dir, "suite: s\ncandidates: c.py\ndefaults:\n  " + setting +
+                               "\nproblems:\n  - id: a\n    file: p.py\n");
+  };
+  const std::pair<const char*, const char*> cases[] = {
+      {"timeout_s: .inf", "suite.yaml:4:14: `timeout_s` is infinite"},
+      {"timeout_s: 1e300", "suite.yaml:4:14: `timeout_s` must be a number in (0, 604800], got 1e+300"},
+      {"run_timeout_s: .inf", "suite.yaml:4:18: `run_timeout_s` is infinite"},
+      {"compile_timeout_s: .nan", "`compile_timeout_s` is not a number (NaN)"},
+      {"file_size_limit_gb: .inf", "suite.yaml:4:23: `file_size_limit_gb` is infinite"},
+      {"output_cap_mb: .inf", "`output_cap_mb` is infinite"},
+      {"memory_limit_gb: 1e30", "`memory_limit_gb` must be a number in (0, 65536]"},
+      {"atol: .nan", "`atol` is not a number (NaN)"},
+      {"rtol: -.inf", "`rtol` is infinite"},
+      {"seeds: 1e20", "`seeds` must be an integer in [1, 10000], got 1e+20"},
+      {"seeds: 2.5", "`seeds` must be an integer in [1, 10000], got 2.5"},
+      {"seeds: \"3\"", "`seeds` must be a number, got the string \"3\""},
+      {"flag_speedup_above: .inf", "`flag_speedup_above` is infinite"},
+      {"timing: {max_time_s: .inf}", "`max_time_s` is infinite"},
+      {"timing: {target_ci: .nan}", "`target_ci` is not a number (NaN)"},
+      {"timing: {max_samples: 1e12}", "`max_samples` must be an integer in [1, 100000000]"},
+  };
+  for (const auto& [setting, expected] : cases) {
+    INFO(setting);
+    CHECK_CONTAINS(with_default(setting), (expected));
+  }
+  CHECK_CONTAINS(load_error(dir, "suite: s\ncandidates: c.py\nproblems:\n  - id: a\n    file: p.py\n"
+                             "    sizes: {cpu: {N: .inf}}\n"),
+             ("`size constant` is infinite"));
+  CHECK_CONTAINS(load_error(dir, "schema_version: \"1\"\nsuite: s\ncandidates: c.py\nproblems:\n  - id: a\n"
+                             "    file: p.py\n"),
+             ("suite.yaml:1:17: `schema_version` must be a number, got the string \"1\""));
+}
+
+TEST_CASE("a duplicate key is refused at the second one, at any depth") {
+  TempDir dir;
+  CHECK_CONTAINS(load_error(dir, "suite: s\ncandidates: c.py\nsuite: t\nproblems:\n  - id: a\n    file: p.py\n"),
+             ("suite.yaml:3:1: duplicate key 'suite' (first given on line 1)"));
+  CHECK_CONTAINS(load_error(dir, "suite: s\ncandidates: c.py\nproblems:\n  - id: a\n    file: p.py\n"
+                             "    overrides: {seeds: 2, seeds: 3}\n"),
+             ("suite.yaml:6:27: duplicate key 'seeds'"));
+}
+
+TEST_CASE("a problem `file:` that is a directory says so") {
+  TempDir dir;
+  CHECK_CONTAINS(load_error(dir, "suite: s\ncandidates: c.py\nproblems:\n  - id: a\n    file: ..\n"),
+             ("is a directory"));
+}
+
+// Found by tests/unit/test_input_fuzz.cpp: a list or mapping as a key was an internal error.
+TEST_CASE("a list or a mapping used as a key is bad input, not an internal error") {
+  TempDir dir;
+  CHECK_CONTAINS(load_error(dir, "suite: s\n[a]: 1\ncandidates: c.py\nproblems:\n  - id: a\n    file: p.py\n"),
+                 "suite.yaml:2:1: a key must be a plain name");
+  CHECK_CONTAINS(load_error(dir, "suite: s\ncandidates: c.py\nproblems:\n  - id: a\n    file: p.py\n"
+                                 "    sizes: {cpu: {[N]: 1}}\n"),
+                 "suite.yaml:6:19: a key must be a plain name");
 }
 
 TEST_CASE("build_timeout_s is a finite number of seconds up to a day, and travels with the job") {

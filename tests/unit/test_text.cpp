@@ -24,3 +24,10 @@ TEST_CASE("tail_of keeps the end and says how much was cut") {
   CHECK(cut.find("6 bytes cut") != std::string::npos);
   CHECK(cut.substr(cut.size() - 4) == "6789");
 }
+
+TEST_CASE("printable escapes control bytes and invalid UTF-8, keeps the rest") {
+  CHECK(printable("suite.yaml:3:1: unknown key 'a\xff\x1b[31m'") ==
+        "suite.yaml:3:1: unknown key 'a\\xff\\x1b[31m'");
+  CHECK(printable("line one\nline\ttwo, caf\xc3\xa9 \xe2\x9c\x93") == "line one\nline\ttwo, caf\xc3\xa9 \xe2\x9c\x93");
+  CHECK(printable("\xc0\xaf truncated \xe2\x9c") == "\\xc0\\xaf truncated \\xe2\\x9c");
+}

@@ -10,6 +10,7 @@
 #include "catch.hpp"
 #include "process_probe.hpp"
 #include "exec/background_reaper.hpp"
+#include "exec/interrupt.hpp"
 #include "exec/result_channel.hpp"
 #include "exec/worker_process.hpp"
 #include "loopback_server.hpp"
@@ -88,6 +89,19 @@ TEST_CASE("a worker killed by a signal is reported with the signal") {
   const auto outcome = run_shell(dir, "kill -SEGV $$");
   CHECK(outcome.signal == SIGSEGV);
   CHECK(!outcome.timed_out);
+}
+
+TEST_CASE("a worker that dies without a result after the stop signal is interrupted, not crashed") {
+  // Slurm's scancel signals every process of the job: the worker dies of the SIGTERM that
+  // asked kbench to stop. That job did not finish; --resume must run it again.
+  TempDir dir;
+  request_interrupt();
+  const auto outcome = run_shell(dir, "kill -TERM $$");
+  reset_interrupts();
+  CHECK(outcome.interrupted);
+  CHECK(outcome.signal == SIGTERM);
+  // Without a stop request the same death is the worker's own: reported (as crashed, upstream).
+  CHECK(!run_shell(dir, "kill -TERM $$").interrupted);
 }
 
 TEST_CASE("a hung worker and everything it started are killed at the deadline") {

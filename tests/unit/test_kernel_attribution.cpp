@@ -1,0 +1,133 @@
+// Which profiled kernels are the candidate's own (lib/worker/kernel_attribution, elf_symbols):
+// recorded torch-profiler kernel lists of honest and hostile CUDA/Triton candidates, and the
+// kernel names nvcc leaves in an extension's symbol table. Pure functions: no GPU needed.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "temp_dir.hpp"
+#include "worker/elf_symbols.hpp"
+#include "worker/kernel_attribution.hpp"
+
+using namespace kbench;
+
+// A stub symbol like nvcc's for `__global__ void probe_kernel(float*, int)`, in this binary's
+// own symbol table, so reading a real ELF file is tested without nvcc.
+extern "C" __attribute__((used, noinline)) void kbench_probe_stub() __asm__("_Z33__device_stub__Z12probe_kernelPfiPfi");
+extern "C" __attribute__((used, noinline)) void kbench_probe_stub() {}
+
+namespace {
+
+// `nm` of an extension built by nvcc 13.0 -O3 from: a plain kernel, a template kernel used with
+// float and double, a kernel in an anonymous namespace, a static kernel, an extern "C" kernel,
+// and host code (the launch wrapper, pybind11, torch templates).
+const std::vector<std::string> kNvccSymbols = {
+    "_Z11axpy_kernelPKfPffl",
+    "_Z11axpy_kernelPKfPffl.cold",
+    "_Z2tkIdEvPT_i",
+    "_Z2tkIfEvPT_i",
+    "_Z36__device_stub__Z11axpy_kernelPKfPfflPKfPffl",
+    "_Z65__device_stub__ZN36_GLOBAL__N__367d1621_4_k_cu_417d7c6f6anon_kEPfPf",
+    "_ZGVZL27__device_stub__Z2tkIdEvPT_iPdiE5__tmp",
+    "_ZZL27__device_stub__Z2tkIfEvPT_iPfiE8__handle",
+    "_ZZL27__device_stub__Z8static_kPfPfE5__tmp",
+    "_ZL8static_kPf",
+    "_ZN36_GLOBAL__N__367d1621_4_k_cu_417d7c6f6anon_kEPf",
+    "_Z34__device_stub__Z14plain_c_kernelPfPf",
+    "plain_c_kernel",
+    "_Z6launchPfS_l",
+    "_ZN8pybind1112cpp_function10dispatcherEP7_objectS2_S2_",
+    "_ZNK2at10TensorBase8data_ptrIfEEPT_v",
+    "PyInit_kb_axpy",
+};
+
+}  // namespace
+
+TEST_CASE("nvcc's stub symbols give every __global__ kernel, demangled as the profiler shows it") {
+  const auto kernels = cuda_kernels_in_symbols(kNvccSymbols);
+  const std::set<std::string> expected{
+      "axpy_kernel(float const*, float*, float, long)",
+      "void tk<float>(float*, int)",
+      "void tk<double>(double*, int)",
+      "(anonymous namespace)::anon_k(float*)",
+      "static_k(float*)",
+      "plain_c_kernel(float*)",
+      "plain_c_kernel",  // extern "C": the device (and profiler) name is the plain one
+  };
+  CHECK(kernels == expected);
+  // Host functions are not kernels, even when they are the extension's own.
+  CHECK(cuda_kernels_in_symbols({"_Z6launchPfS_l", "PyInit_kb_axpy", "__device_stub_"}).empty());
+}
+
+TEST_CASE("a real ELF file's symbol table is read: this test binary's stub-like symbol") {
+  const auto names = elf_symbol_names("/proc/self/exe");
+  CHECK(std::find(names.begin(), names.end(), "_Z33__device_stub__Z12probe_kernelPfiPfi") != names.end());
+  CHECK(cuda_kernels_in_symbols(names).count("probe_kernel(float*, int)") == 1);
+  test::TempDir dir;
+  CHECK_THROWS_AS(elf_symbol_names(dir.write("not_elf.so", "#!/bin/sh\n")), std::runtime_error);
+  CHECK_THROWS_AS(elf_symbol_names(dir.path() / "missing.so"), std::runtime_error);
+  // A truncated ELF header is refused, not read past its end.
+  CHECK_THROWS_AS(elf_symbol_names(dir.write("short.so", "\x7f" "ELF\x02\x01")), std::runtime_error);
+}
+
+TEST_CASE("honest CUDA candidate: its kernels count, torch's fill and cuBLAS called from C++ do not") {
+  OwnKernels own;
+  own.cuda = cuda_kernels_in_symbols(kNvccSymbols);
+  own.triton = {"axpy_cuda"};  // the extension's Python function: never a kernel name
+  const std::vector<ProfiledKernel> profiled = {
+      {"axpy_kernel(float const*, float*, float, long)", 80.0},
+      {"void tk<float>(float*, int)", 40.0},
+      {"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, std::array<char*, 1ul> >"
+       "(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)",
+       10.0},
+      {"sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__"
+       "5x_cublas",
+       70.0},
+      {"idle", 0.0},
+  };
+  const auto share = attribute_kernel_time(profiled, own);
+  CHECK(share.total_us == Approx(200.0));
+  CHECK(share.custom_us == Approx(120.0));
+  CHECK(share.share == Approx(0.6));
+  REQUIRE(share.kernels.size() == 4);
+  CHECK(share.kernels[0]["name"] == "axpy_kernel(float const*, float*, float, long)");  // largest first
+  CHECK(share.kernels[0]["custom"] == true);
+  CHECK(share.kernels[1]["custom"] == false);  // cuBLAS
+}
+
+TEST_CASE("names match exactly, not as text: a kernel named like part of torch's gets nothing") {
+  // Substring matching (the old rule) counted torch's add kernel for a Triton kernel `add`.
+  OwnKernels own;
+  own.triton = {"add", "_fused_gelu"};
+  const std::vector<ProfiledKernel> profiled = {
+      {"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+       "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)",
+       90.0},
+      {"_fused_gelu", 10.0},
+  };
+  const auto share = attribute_kernel_time(profiled, own);
+  CHECK(share.custom_us == Approx(10.0));
+  CHECK(share.share == Approx(0.1));
+  CHECK_FALSE(is_own_kernel("add_kernel", own));
+  CHECK(is_own_kernel("add", own));
+}
+
+TEST_CASE("token kernel: a copy kernel of the candidate's while torch's GEMM does the work") {
+  OwnKernels own;
+  own.cuda = {"copy_kernel(float const*, float*, long)"};
+  const auto share = attribute_kernel_time(
+      {{"copy_kernel(float const*, float*, long)", 3.0},
+       {"void cutlass::Kernel2<cutlass_80_simt_sgemm_128x128_8x4_nn_align1>(cutlass_80_simt_sgemm_128x128_8x4_nn_"
+        "align1::Params)",
+        97.0}},
+      own);
+  CHECK(share.share == Approx(0.03));
+  CHECK(attribute_kernel_time({}, own).total_us == 0);
+  CHECK(attribute_kernel_time({}, own).share == 0);
+}
+
+TEST_CASE("demangle: mangled names as the profiler prints them; other names unchanged") {
+  CHECK(demangle("_Z11axpy_kernelPKfS0_Pffl") == "axpy_kernel(float const*, float const*, float*, float, long)");
+  CHECK(demangle("_layernorm_kernel") == "_layernorm_kernel");
+  CHECK(demangle("") == "");
+}
