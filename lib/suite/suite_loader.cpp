@@ -199,13 +199,7 @@ class SuiteParser {
        : name == "run_timeout_s"   ? settings.run_timeout_s
                                    : settings.memory_limit_gb) = value;
     }
-    if (node["build_timeout_s"]) {
-      // Extension builds (docs/extensions.md): a day at most, a finite number of seconds.
-      const double value = number(node["build_timeout_s"], "build_timeout_s");
-      if (!std::isfinite(value) || !(value > 0) || value > 86400)
-        fail(node["build_timeout_s"], "`build_timeout_s` must be a number of seconds in (0, 86400]");
-      settings.build_timeout_s = value;
-    }
+    if (node["build_timeout_s"]) settings.build_timeout_s = number(node["build_timeout_s"], "build_timeout_s");
     for (const char* key : {"output_cap_mb", "file_size_limit_gb"}) {
       if (!node[key]) continue;
       const double value = number(node[key], key);
