@@ -200,7 +200,7 @@ class SuiteParser {
     }
     if (node["build_timeout_s"]) {
       // Extension builds (docs/extensions.md): a day at most, a finite number of seconds.
-      const double value = as_double(node["build_timeout_s"]);
+      const double value = as<double>(node["build_timeout_s"], "a number of seconds");
       if (!std::isfinite(value) || !(value > 0) || value > 86400)
         fail(node["build_timeout_s"], "`build_timeout_s` must be a number of seconds in (0, 86400]");
       settings.build_timeout_s = value;
