@@ -24,6 +24,7 @@ const std::map<std::string, NumberRange, std::less<>>& table() {
       {"timeout_s", open_min(0, kWeek_s)},
       {"compile_timeout_s", open_min(0, kWeek_s)},
       {"run_timeout_s", open_min(0, kWeek_s)},
+      {"build_timeout_s", open_min(0, kDay_s)},  // extension builds (docs/extensions.md)
       {"memory_limit_gb", open_min(0, 65536)},
       {"output_cap_mb", open_min(0, 4096)},
       {"file_size_limit_gb", open_min(0, 16384)},

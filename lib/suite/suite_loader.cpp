@@ -200,10 +200,7 @@ class SuiteParser {
     }
     if (node["build_timeout_s"]) {
       // Extension builds (docs/extensions.md): a day at most, a finite number of seconds.
-      const double value = as_double(node["build_timeout_s"]);
-      if (!std::isfinite(value) || !(value > 0) || value > 86400)
-        fail(node["build_timeout_s"], "`build_timeout_s` must be a number of seconds in (0, 86400]");
-      settings.build_timeout_s = value;
+      settings.build_timeout_s = number(node["build_timeout_s"], "build_timeout_s");
     }
     for (const char* key : {"output_cap_mb", "file_size_limit_gb"}) {
       if (!node[key]) continue;
