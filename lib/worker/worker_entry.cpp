@@ -129,7 +129,7 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
 }
 
 void worker_validate(const std::filesystem::path& job_file, bool inductor, int result_fd, int key_fd) {
-  protect_channel(result_fd);
+  bind_channel(result_fd);
   read_key(key_fd);
   nlohmann::json message;
   try {
@@ -141,7 +141,7 @@ void worker_validate(const std::filesystem::path& job_file, bool inductor, int r
   } catch (const std::exception& e) {
     message = {{"error", e.what()}};
   }
-  deliver(result_fd, message);
+  deliver(message);
 }
 
 void worker_probe(const std::string& device, int result_fd, int key_fd) {
