@@ -35,6 +35,7 @@ T yaml_as(const std::filesystem::path& file, const YAML::Node& node, const char*
 inline void check_yaml_keys(const std::filesystem::path& file, const YAML::Node& map,
                             const std::vector<std::string>& allowed, const std::string& where) {
   for (const auto& item : map) {
+    if (!item.first.IsScalar()) fail_at(file, item.first, "a key must be a plain name, not a list or a mapping");
     const auto key = item.first.as<std::string>();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     const auto hint = closest_match(key, allowed);
