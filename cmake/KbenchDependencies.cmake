@@ -70,7 +70,7 @@ endif()
 # `kbench history` databases, each optional (the GPU image may lack them): SQLite files through
 # libsqlite3, PostgreSQL through libpq. Without either, `kbench history` says how to get it.
 find_package(PkgConfig QUIET)
-find_package(SQLite3 QUIET)
+# SQLite3 was found above (model-endpoint generation); history uses the same result.
 set(KBENCH_WITH_SQLITE ${SQLite3_FOUND})
 set(KBENCH_WITH_POSTGRES OFF)
 if(PkgConfig_FOUND)
