@@ -78,6 +78,9 @@ ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MinJobAge=600
+# A cancel must cut the running evaluation: with Slurm's default 30 s between SIGTERM and SIGKILL,
+# kbench's graceful stop would let a short evaluation finish and the shard would end complete.
+KillWait=1
 $NODE_LINE NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=kbench Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
