@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "suite/tolerance.hpp"
+#include "model/tolerance.hpp"
 
 namespace kbench {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/job.hpp"
+#include "model/job.hpp"
 #include "worker/call_tracer.hpp"
 #include "worker/interpreter_snapshot.hpp"
 #include "worker/kernel_attribution.hpp"

@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
 
-#include "exec/job.hpp"
-#include "exec/job_result.hpp"
+#include "model/job.hpp"
+#include "model/job_result.hpp"
 #include "measure/gpu_monitor.hpp"
 #include "measure/interleaved_protocol.hpp"
 #include "measure/timer.hpp"

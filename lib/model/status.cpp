@@ -1,4 +1,4 @@
-#include "exec/status.hpp"
+#include "model/status.hpp"
 
 #include <array>
 #include <utility>

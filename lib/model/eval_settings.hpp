@@ -12,7 +12,7 @@ namespace kbench {
 
 struct EvalSettings {
   std::string dtype = "float32";      // dtype of floating inputs, parameters and outputs
-  std::optional<double> atol;         // unset: per-dtype default (suite/tolerance.hpp)
+  std::optional<double> atol;         // unset: per-dtype default (model/tolerance.hpp)
   std::optional<double> rtol;
   int seeds = 5;                      // correctness trials, each with fresh inputs and weights
   TimingConfig timing;                // the `timing:` block

@@ -1,4 +1,4 @@
-#include "exec/candidate_origin.hpp"
+#include "model/candidate_origin.hpp"
 
 namespace kbench {
 

@@ -1,4 +1,4 @@
-#include "suite/tolerance.hpp"
+#include "model/tolerance.hpp"
 
 #include <algorithm>
 

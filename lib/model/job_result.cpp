@@ -1,4 +1,4 @@
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "exec/job.hpp"
+#include "model/job.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/job.hpp"
-#include "exec/status.hpp"
+#include "model/job.hpp"
+#include "model/status.hpp"
 #include "measure/confidence.hpp"
 #include "measure/sample_stats.hpp"
 

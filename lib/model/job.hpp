@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/candidate_origin.hpp"
-#include "suite/eval_settings.hpp"
+#include "model/candidate_origin.hpp"
+#include "model/eval_settings.hpp"
 #include "suite/suite.hpp"
 
 namespace kbench {
