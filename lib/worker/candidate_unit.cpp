@@ -6,7 +6,7 @@
 #include "measure/sample_stats.hpp"
 #include "worker/extension_builds.hpp"
 #include "worker/gpu_lock.hpp"
-#include "worker/kernel_share.hpp"
+#include "integrity/kernel_share.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"

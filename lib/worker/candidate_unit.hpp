@@ -8,9 +8,9 @@
 
 #include <optional>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 #include "worker/commitment.hpp"
-#include "worker/integrity_monitor.hpp"
+#include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
 #include "worker/reference_unit.hpp"
 #include "worker/reference_work.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "worker/call_audit.hpp"
+#include "integrity/call_audit.hpp"
 #include "worker/trial.hpp"
 
 namespace kbench {

@@ -11,7 +11,7 @@
 #include "measure/gpu_monitor.hpp"
 #include "worker/candidate_unit.hpp"
 #include "worker/gpu_lock.hpp"
-#include "worker/integrity_monitor.hpp"
+#include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/reference_unit.hpp"

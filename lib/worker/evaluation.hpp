@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "exec/job.hpp"
-#include "exec/job_result.hpp"
+#include "model/job.hpp"
+#include "model/job_result.hpp"
 #include "worker/commitment.hpp"
 
 namespace kbench {

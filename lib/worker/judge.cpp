@@ -3,9 +3,9 @@
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 
-#include "check/output_comparison.hpp"
-#include "check/tensor_guard.hpp"
-#include "worker/integrity_monitor.hpp"
+#include "correctness/output_comparison.hpp"
+#include "integrity/tensor_guard.hpp"
+#include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
 #include "worker/trial_judgement.hpp"
 #include "worker/verdict.hpp"

@@ -4,8 +4,8 @@
 // committed its outputs; here, in a process that never loads candidate code (nor torch's Python side), they
 // are compared with the full reference work. Only this comparison decides correctness: what the
 // candidate's process reported about it is provisional and can only lose here.
-#include "exec/job.hpp"
-#include "exec/job_result.hpp"
+#include "model/job.hpp"
+#include "model/job_result.hpp"
 #include "worker/commitment.hpp"
 #include "worker/reference_work.hpp"
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "exec/job.hpp"
+#include "model/job.hpp"
 #include "measure/timing_config.hpp"
-#include "suite/tolerance.hpp"
+#include "model/tolerance.hpp"
 #include "worker/trial.hpp"
 
 namespace kbench {

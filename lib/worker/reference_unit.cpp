@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "check/output_comparison.hpp"
-#include "check/tensor_guard.hpp"
+#include "correctness/output_comparison.hpp"
+#include "integrity/tensor_guard.hpp"
 #include "measure/sample_stats.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"

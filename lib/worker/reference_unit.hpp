@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "worker/call_audit.hpp"
-#include "worker/integrity_monitor.hpp"
+#include "integrity/call_audit.hpp"
+#include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
 #include "worker/reference_work.hpp"
 #include "worker/timing_session.hpp"

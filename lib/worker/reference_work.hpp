@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 #include "worker/trial.hpp"
 #include "worker/verdict.hpp"
 

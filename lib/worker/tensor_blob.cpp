@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "check/tensor_guard.hpp"
+#include "integrity/tensor_guard.hpp"
 
 namespace kbench {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "check/output_comparison.hpp"
+#include "correctness/output_comparison.hpp"
 #include "worker/verdict.hpp"
 
 namespace kbench {

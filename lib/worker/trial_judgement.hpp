@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "suite/tolerance.hpp"
+#include "model/tolerance.hpp"
 #include "worker/trial.hpp"
 
 namespace kbench {
