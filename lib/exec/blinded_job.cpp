@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -50,6 +51,11 @@ WorkerOutcome run(WorkerLaunch launch) {
 }
 
 }  // namespace
+
+bool blinded_isolation_enabled() {
+  const char* value = std::getenv("KBENCH_NATIVE_ISOLATION");
+  return value && std::string(value) == "blinded";
+}
 
 bool may_run_native_code(const std::filesystem::path& candidate_file) {
   const std::string source = read_all(candidate_file);

@@ -14,6 +14,10 @@
 
 namespace kbench {
 
+// KBENCH_NATIVE_ISOLATION=blinded in kbench's environment: native-capable candidates run
+// blinded (below). Off by default until the e2e suites and the H200 stage have run it.
+bool blinded_isolation_enabled();
+
 // True when the candidate's source names a way to run machine code or to reach the worker's
 // memory below Python: load_inline / cpp_extension, ctypes, cffi, torch.ops.load_library,
 // /proc/self/mem. A plain text search (comments and strings count): it errs on the safe side.

@@ -278,7 +278,7 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   };
   WorkerOutcome outcome;
   JobResult result;
-  if (may_run_native_code(job.candidate_file)) {
+  if (blinded_isolation_enabled() && may_run_native_code(job.candidate_file)) {
     // Native code can read and patch its whole process: the expected values stay out of it.
     result = run_blinded_job(job, job_dir, launch_in, outcome);
   } else {
