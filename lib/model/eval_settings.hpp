@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "check/check_level.hpp"
+#include "integrity/check_level.hpp"
 #include "measure/timing_config.hpp"
 
 namespace kbench {

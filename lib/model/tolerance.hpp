@@ -11,7 +11,7 @@ struct Tolerance {
 };
 
 // Tolerance for floating outputs of `dtype` unless the suite overrides atol/rtol. Integer and
-// bool outputs are always compared exactly (check/output_comparison.cpp).
+// bool outputs are always compared exactly (correctness/output_comparison.cpp).
 Tolerance default_tolerance(const std::string& dtype);
 
 bool is_known_dtype(const std::string& dtype);

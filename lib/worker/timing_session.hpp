@@ -3,7 +3,7 @@
 // (measure/interleaved_protocol.hpp), owning the timer, the L2-flush buffer and the clock
 // monitor. The caller decides what to time and when. With a CallAudit, every call's output is
 // kept to the end of its sample and audited there, outside the timed interval, and before each
-// sample a random value set is loaded into the sample's input buffers (worker/call_audit.hpp).
+// sample a random value set is loaded into the sample's input buffers (integrity/call_audit.hpp).
 #include <memory>
 #include <string>
 #include <utility>
@@ -18,7 +18,7 @@
 #include "measure/gpu_monitor.hpp"
 #include "measure/interleaved_protocol.hpp"
 #include "measure/timer.hpp"
-#include "worker/call_audit.hpp"
+#include "integrity/call_audit.hpp"
 
 namespace kbench {
 

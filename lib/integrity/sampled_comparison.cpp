@@ -1,4 +1,4 @@
-#include "check/sampled_comparison.hpp"
+#include "integrity/sampled_comparison.hpp"
 
 #include <ATen/ATen.h>
 #include <fmt/format.h>

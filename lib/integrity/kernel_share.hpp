@@ -1,12 +1,12 @@
 #pragma once
 // The share of GPU time a candidate spends in its own kernels, from the torch profiler's kernel
 // list for one call (CUDA only): defeats token launches of a custom kernel while torch does the
-// real work. Which kernels are the candidate's: worker/kernel_attribution.hpp.
+// real work. Which kernels are the candidate's: integrity/kernel_attribution.hpp.
 #include <pybind11/pybind11.h>
 
 #include <optional>
 
-#include "worker/kernel_attribution.hpp"
+#include "integrity/kernel_attribution.hpp"
 
 namespace kbench {
 

@@ -1,4 +1,4 @@
-#include "worker/call_tracer.hpp"
+#include "integrity/call_tracer.hpp"
 
 #include <Python.h>
 #include <frameobject.h>

@@ -1,4 +1,4 @@
-#include "worker/interpreter_snapshot.hpp"
+#include "integrity/interpreter_snapshot.hpp"
 
 #include <pybind11/eval.h>
 

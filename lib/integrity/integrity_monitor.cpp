@@ -1,4 +1,4 @@
-#include "worker/integrity_monitor.hpp"
+#include "integrity/integrity_monitor.hpp"
 
 #include <ATen/ATen.h>
 #include <fmt/format.h>
@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <set>
 
-#include "check/tensor_guard.hpp"
+#include "integrity/tensor_guard.hpp"
 #include "measure/sample_stats.hpp"
-#include "worker/elf_symbols.hpp"
+#include "integrity/elf_symbols.hpp"
 #include "worker/verdict.hpp"
 
 namespace py = pybind11;

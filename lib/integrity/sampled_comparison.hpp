@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "check/output_comparison.hpp"
+#include "correctness/output_comparison.hpp"
 
 namespace kbench {
 

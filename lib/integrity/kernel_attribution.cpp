@@ -1,4 +1,4 @@
-#include "worker/kernel_attribution.hpp"
+#include "integrity/kernel_attribution.hpp"
 
 #include <cxxabi.h>
 

@@ -1,4 +1,4 @@
-#include "check/check_level.hpp"
+#include "integrity/check_level.hpp"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "worker/kernel_share.hpp"
+#include "integrity/kernel_share.hpp"
 
 #include <pybind11/eval.h>
 

@@ -1,6 +1,6 @@
 """Static analysis of a kbench candidate before it is imported: import/API policy, kernels.
 
-Embedded into the kbench binary at build time (lib/worker/static_analysis.cpp) and run in the
+Embedded into the kbench binary at build time (lib/integrity/static_analysis.cpp) and run in the
 worker's interpreter. It only parses the source with `ast`: no candidate code runs. Entry point:
 analyze(source_bytes) -> dict. Each rule and the exploit it stops: docs/integrity-static.md.
 """

@@ -23,7 +23,7 @@ struct ComparisonResult {
 };
 
 // compare_outputs' rule for one floating element, for callers that check a few elements one by
-// one (check/sampled_comparison.cpp; tests/unit/test_output_comparison.cpp keeps the two equal).
+// one (integrity/sampled_comparison.cpp; tests/unit/test_output_comparison.cpp keeps the two equal).
 inline bool floating_element_matches(double expected, double actual, const Tolerance& tolerance) {
   if (std::isnan(expected)) return std::isnan(actual);
   if (std::isinf(expected)) return actual == expected;

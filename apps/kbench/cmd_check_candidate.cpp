@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "worker/python_runtime.hpp"
-#include "worker/static_analysis.hpp"
+#include "integrity/static_analysis.hpp"
 
 namespace kbench::cli {
 namespace {
@@ -48,7 +48,7 @@ bool report_file(const std::string& file, const StaticAnalysis& a, bool require_
 
 }  // namespace
 
-void add_check_command(CLI::App& app) {
+void add_check_candidate_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto require_kernel = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand(

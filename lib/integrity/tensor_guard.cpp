@@ -1,4 +1,4 @@
-#include "check/tensor_guard.hpp"
+#include "integrity/tensor_guard.hpp"
 
 #include <ATen/ATen.h>
 

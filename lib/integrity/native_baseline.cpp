@@ -1,4 +1,4 @@
-#include "worker/native_baseline.hpp"
+#include "integrity/native_baseline.hpp"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -1,4 +1,4 @@
-#include "worker/static_analysis.hpp"
+#include "integrity/static_analysis.hpp"
 
 #include <fmt/format.h>
 #include <pybind11/eval.h>

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "worker/native_baseline.hpp"
+#include "integrity/native_baseline.hpp"
 
 namespace kbench {
 

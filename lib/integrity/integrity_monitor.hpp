@@ -2,7 +2,7 @@
 // The runtime integrity checks around one candidate (docs/integrity.md): what is prepared before
 // its import, what is watched during its checked calls, and what is compared after its checks
 // and its timing. A failed check throws a Verdict with status `rejected`; uncertain findings
-// become flags. Each check runs only at its level (check/check_level.hpp).
+// become flags. Each check runs only at its level (integrity/check_level.hpp).
 #include <ATen/core/Tensor.h>
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "model/job.hpp"
-#include "worker/call_tracer.hpp"
-#include "worker/interpreter_snapshot.hpp"
-#include "worker/kernel_attribution.hpp"
-#include "worker/native_baseline.hpp"
-#include "worker/static_analysis.hpp"
+#include "integrity/call_tracer.hpp"
+#include "integrity/interpreter_snapshot.hpp"
+#include "integrity/kernel_attribution.hpp"
+#include "integrity/native_baseline.hpp"
+#include "integrity/static_analysis.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/trial.hpp"
 

@@ -1,4 +1,4 @@
-#include "worker/elf_symbols.hpp"
+#include "integrity/elf_symbols.hpp"
 
 #include <elf.h>
 #include <fcntl.h>

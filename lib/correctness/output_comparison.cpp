@@ -1,4 +1,4 @@
-#include "check/output_comparison.hpp"
+#include "correctness/output_comparison.hpp"
 
 #include <ATen/ATen.h>
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include "worker/call_audit.hpp"
+#include "integrity/call_audit.hpp"
 
 #include <ATen/ATen.h>
 #include <fmt/format.h>
@@ -7,8 +7,8 @@
 #include <chrono>
 #include <random>
 
-#include "check/sampled_comparison.hpp"
-#include "check/tensor_guard.hpp"
+#include "integrity/sampled_comparison.hpp"
+#include "integrity/tensor_guard.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/verdict.hpp"
 

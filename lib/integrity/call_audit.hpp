@@ -1,7 +1,7 @@
 #pragma once
 // Every warm-up and timed call accountable (docs/integrity.md, `timed_call_check`). After each
 // sample, outside the timed interval, every call's outputs are compared on random elements
-// (check/sampled_comparison.hpp) with the reference's outputs for the values that call was
+// (integrity/sampled_comparison.hpp) with the reference's outputs for the values that call was
 // given, then poisoned, so a buffer the candidate keeps and returns again reads NaN next time.
 // The expected outputs were computed before the candidate's import and live in pageable host
 // memory only: no kernel of the candidate's CUDA context can reach them (pinned memory could).
