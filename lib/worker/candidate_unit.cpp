@@ -245,7 +245,7 @@ void CandidateUnit::measure_with_candidate(JobResult& result) {
   // Only with device timing: on the CPU the interleaved candidate (often Triton's
   // interpreter) evicts the baseline's caches, which slowed honest level1 baselines by
   // 10-200% on the CI machine; the check would flag noise there (docs/timing.md).
-  const bool compare_pre_import = device_kind(job_.device) == "cuda";
+  const bool compare_pre_import = job_.device.is_cuda();
   for (const auto& [name, median] : work_.pre_import_median_ms) {
     pre[name] = median;
     if (!compare_pre_import) continue;
@@ -264,7 +264,7 @@ void CandidateUnit::measure_with_candidate(JobResult& result) {
 // CUDA, strict, require_custom_kernel: custom kernels must do a real share of the GPU work.
 void CandidateUnit::check_kernel_share() {
   if (!job_.settings.require_custom_kernel || !integrity_.enabled("custom_kernel_share") ||
-      device_kind(job_.device) != "cuda")
+      !job_.device.is_cuda())
     return;
   CostScope cost(integrity_);
   std::optional<KernelShare> share;

@@ -88,8 +88,8 @@ JobResult evaluate_against_reference(const Job& job, const std::string& encoded_
 }
 
 
-nlohmann::json describe_environment(const std::string& device) {
-  nlohmann::json env = {{"kbench_version", kVersion}, {"device", device}};
+nlohmann::json describe_environment(const Device& device) {
+  nlohmann::json env = {{"kbench_version", kVersion}, {"device", to_string(device)}};
   auto sys = py::module_::import("sys");
   auto platform = py::module_::import("platform");
   env["python"] = py::str(platform.attr("python_version")()).cast<std::string>();
@@ -107,8 +107,8 @@ nlohmann::json describe_environment(const std::string& device) {
   env["driver"] = cuda::kernel_driver_release();
   if (env["driver"] == "") env["driver"] = nvml_driver_version();
   env["cuda_driver_api"] = cuda::driver_version();
-  if (device.rfind("cuda", 0) == 0) {
-    py::object dev = torch.attr("device")(device);
+  if (device.is_cuda()) {
+    py::object dev = torch.attr("device")(to_string(device));
     env["device_name"] = py::str(torch.attr("cuda").attr("get_device_name")(dev)).cast<std::string>();
     py::object props = torch.attr("cuda").attr("get_device_properties")(dev);
     env["sm_count"] = props.attr("multi_processor_count").cast<int>();

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "device/device.hpp"
 #include "model/job.hpp"
 #include "model/job_result.hpp"
 #include "worker/commitment.hpp"
@@ -32,6 +33,6 @@ JobResult evaluate_against_reference(const Job& job, const std::string& encoded_
                                      Commitment* commitment = nullptr);
 
 // Versions (python, torch, triton, CUDA, driver), the device's name and kbench's version.
-nlohmann::json describe_environment(const std::string& device);
+nlohmann::json describe_environment(const Device& device);
 
 }  // namespace kbench

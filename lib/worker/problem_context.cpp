@@ -17,13 +17,13 @@ ProblemContext::ProblemContext(const Job& job_) : job(job_) {
     // TF32 silently changes fp32 results and speed; pin it off for every variant.
     torch.attr("backends").attr("cuda").attr("matmul").attr("allow_tf32") = false;
     torch.attr("backends").attr("cudnn").attr("allow_tf32") = false;
-    device = torch.attr("device")(job.device);
+    device = torch.attr("device")(to_string(job.device));
     dtype = torch.attr(job.settings.dtype.c_str());
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error, "torch is not usable in the worker",
                   {{"traceback", describe_python_error(e)}}};
   }
-  timing = resolve_timing(job.settings.timing, device_kind(job.device));
+  timing = job.timing;
   tolerance = job_tolerance(job);
   try {
     problem = import_file(job.problem_file, "kbench_problem");

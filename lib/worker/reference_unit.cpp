@@ -158,7 +158,7 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
   long long bytes = 0;
   for (auto item : first.inputs)
     if (is_tensor(item)) bytes += to_tensor(item).nbytes();
-  const long long budget = context_.job.device.rfind("cuda", 0) == 0 ? (4LL << 30) : (256LL << 20);
+  const long long budget = context_.job.device.is_cuda() ? (4LL << 30) : (256LL << 20);
   const std::size_t affordable = std::size_t(std::max(1LL, budget / std::max(1LL, 3 * bytes)));
   const bool poison = integrity_.enabled("stale_memory");
   try {

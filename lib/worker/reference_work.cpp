@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/hmac_sha256.hpp"
+#include "model/codec.hpp"
 #include "worker/tensor_blob.hpp"
 #include "worker/tensor_bridge.hpp"
 

@@ -13,6 +13,7 @@
 
 #include "core/hmac_sha256.hpp"
 #include "exec/result_channel.hpp"
+#include "model/codec.hpp"
 #include "worker/evaluation.hpp"
 #include "worker/judge.hpp"
 #include "worker/reference_work.hpp"
@@ -213,7 +214,7 @@ void worker_validate(const std::filesystem::path& job_file, bool inductor, int r
   deliver(message);
 }
 
-void worker_probe(const std::string& device, int result_fd, int key_fd) {
+void worker_probe(const Device& device, int result_fd, int key_fd) {
   bind_channel(result_fd);
   read_key(key_fd);
   nlohmann::json message;

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include "device/device.hpp"
+
 namespace kbench {
 
 // How a job's units are placed (worker/evaluation.hpp, docs/threat-model.md): both in this
@@ -33,6 +35,6 @@ struct UnitPlacement {
                                const UnitPlacement& placement);
 [[noreturn]] void worker_validate(const std::filesystem::path& job_file, bool inductor, int result_fd,
                                   int key_fd);
-[[noreturn]] void worker_probe(const std::string& device, int result_fd, int key_fd);
+[[noreturn]] void worker_probe(const Device& device, int result_fd, int key_fd);
 
 }  // namespace kbench

@@ -11,6 +11,7 @@
 
 #include "catch.hpp"
 #include "core/hmac_sha256.hpp"
+#include "model/codec.hpp"
 #include "model/job.hpp"
 #include "exec/result_channel.hpp"
 #include "suite/suite.hpp"
@@ -110,7 +111,7 @@ nlohmann::json blinded_and_judged(const Job& job, const Work& work, const test::
 
 TEST_CASE("the candidate unit against the reference unit's work from another process gives the single pass's verdicts") {
   test::TempDir dir;
-  const auto jobs = plan_jobs(load_suite(test::kDataDir / "suites/exploits.yaml"), "cpu");
+  const auto jobs = plan_jobs(load_suite(test::kDataDir / "suites/exploits.yaml"), Device{});
   const Work work = reference_work(job_for(jobs, "honest_torch.py"), dir, "reference");
   // Honest (torch and Triton), and one exploit per check that decides on the reference's data:
   // seed, alt-distribution and alt-shape trials, the timing sets' expected outputs, the
@@ -161,7 +162,7 @@ TEST_CASE("the candidate unit against the reference unit's work from another pro
 
 TEST_CASE("reference work that was altered, or cannot be rebuilt from its seeds, is refused") {
   test::TempDir dir;
-  const auto jobs = plan_jobs(load_suite(test::kDataDir / "suites/exploits.yaml"), "cpu");
+  const auto jobs = plan_jobs(load_suite(test::kDataDir / "suites/exploits.yaml"), Device{});
   const Job honest = job_for(jobs, "honest_torch.py");
   SECTION("one byte changed after the trusted side reported its digest") {
     const Work work = reference_work(honest, dir, "reference");
@@ -200,7 +201,7 @@ def get_init_inputs():
 
 TEST_CASE("blinded candidate units judged by a trusted process: the same verdicts, and host memory holds nothing to copy") {
   test::TempDir dir;
-  const auto jobs = plan_jobs(load_suite(test::kDataDir / "suites/exploits.yaml"), "cpu");
+  const auto jobs = plan_jobs(load_suite(test::kDataDir / "suites/exploits.yaml"), Device{});
   const Work work = reference_work(job_for(jobs, "honest_torch.py"), dir, "reference");
   // The blinded copy holds no expected value: every expected output reads back poisoned.
   CHECK(test::read_text(work.blinded).size() < test::read_text(work.file).size() / 4);
