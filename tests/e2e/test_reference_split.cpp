@@ -22,8 +22,8 @@ using namespace kbench;
 
 namespace {
 
-// One `kbench worker --job` process with its result channel and key on fds 3 and 4 (as the
-// controller gives them); the decoded, MAC-verified message.
+// One `kbench worker --job` process with its result channel and key on fds 3 and 4 and the
+// CPU's TRITON_INTERPRET (as the controller gives them); the decoded, MAC-verified message.
 nlohmann::json run_worker(const Job& job, const test::TempDir& dir, const std::string& name,
                           const std::string& extra = "") {
   const auto job_file = dir.write(name + ".job.json", to_json(job).dump());
@@ -32,7 +32,7 @@ nlohmann::json run_worker(const Job& job, const test::TempDir& dir, const std::s
   std::ofstream(key_file, std::ios::binary) << key;
   const auto frame = dir.path() / (name + ".frame");
   const auto log = dir.path() / (name + ".log");
-  const std::string command = test::kKbench.string() + " worker --job " + job_file.string() +
+  const std::string command = "TRITON_INTERPRET=1 " + test::kKbench.string() + " worker --job " + job_file.string() +
                               " --result-fd 3 --key-fd 4 " + extra + " 3>" + frame.string() + " 4<" +
                               key_file.string() + " >" + log.string() + " 2>&1";
   const int status = std::system(command.c_str());
