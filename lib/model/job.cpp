@@ -134,13 +134,20 @@ std::vector<std::filesystem::path> glob_files(const std::string& pattern) {
 }
 
 Job make_job(const Problem& problem, const std::filesystem::path& file, const std::string& device) {
+  Job job = problem_job(problem, device);
+  job.candidate = file.filename().string();
+  job.candidate_file = file;
+  return job;
+}
+
+}  // namespace
+
+Job problem_job(const Problem& problem, const std::string& device) {
   Job job;
   job.problem_id = problem.id;
   job.problem_file = problem.file;
   job.level = problem.level;
   job.tags = problem.tags;
-  job.candidate = file.filename().string();
-  job.candidate_file = file;
   job.device = device;
   job.settings = problem.settings;
   const auto kind = device_kind(device);
@@ -149,8 +156,6 @@ Job make_job(const Problem& problem, const std::filesystem::path& file, const st
     job.alt_size_overrides = it->second;
   return job;
 }
-
-}  // namespace
 
 std::vector<std::filesystem::path> candidate_files(const Suite& suite, const Problem& problem) {
   const auto base = suite.file.parent_path();
