@@ -179,10 +179,12 @@ void finish_output(const WorkerLaunch& launch, const OutputCapture& out, const O
 
 std::filesystem::path self_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
 
+std::filesystem::path worker_executable() { return self_executable().parent_path() / "kbench-worker"; }
+
 WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   protect_controller();
   std::filesystem::create_directories(launch.work_dir);
-  const auto exe = (launch.executable.empty() ? self_executable() : launch.executable).string();
+  const auto exe = (launch.executable.empty() ? worker_executable() : launch.executable).string();
   std::vector<std::string> args = {exe};
   args.insert(args.end(), launch.args.begin(), launch.args.end());
   for (const auto& extra : {"--result-fd", "3", "--key-fd", "4"}) args.push_back(extra);
