@@ -30,12 +30,12 @@ class JunitReporter final : public Reporter {
 std::string junit_report(const RunReport& report) {
   JunitSuite suite;
   suite.name = report.suite_name;
-  suite.timestamp = report.started_at;
+  suite.timestamp = report.run.started_at;
   double time = 0;
   for (const auto& r : report.results) time += r.wall_s;
   suite.time_s = time;
   suite.properties = {
-      {"device", report.device},
+      {"device", to_string(report.device)},
       {"device_name", env_value(report, "device_name")},
       {"torch", env_value(report, "torch")},
       {"triton", env_value(report, "triton")},
