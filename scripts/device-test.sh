@@ -101,13 +101,13 @@ shard=()
 [ -n "${KBENCH_HONEST_SHARD:-}" ] && shard=(--shard "$KBENCH_HONEST_SHARD")
 tag="${KBENCH_HONEST_SHARD:+-${KBENCH_HONEST_SHARD%/*}}"
 start=$(date +%s)
-timeout -s INT -k 40 "${KBENCH_HONEST_BUDGET_S:-300}" \
+timeout -s INT -k 40 "${KBENCH_HONEST_BUDGET_S:-270}" \
   "$BUILD/bin/kbench" run "$ROOT/tests/data/suites/honest_gpu.yaml" --device cuda -j "${KBENCH_HONEST_JOBS:-6}" \
   "${shard[@]}" ${KBENCH_HONEST_ARGS:---baselines eager --max-time 2} -o "$OUTDIR/honest-gpu$tag.json" \
   > "$OUTDIR/honest-gpu$tag.txt" 2>&1 || { status=1; tail -5 "$OUTDIR/honest-gpu$tag.txt"; }
 honest_s=$(( $(date +%s) - start ))
 start=$(date +%s)
-timeout -s INT -k 40 "${KBENCH_ORIGINAL_BUDGET_S:-180}" \
+timeout -s INT -k 40 "${KBENCH_ORIGINAL_BUDGET_S:-210}" \
   "$BUILD/bin/kbench" run "$ROOT/configs/suites/original.yaml" --tags triton --device cuda -j "${KBENCH_HONEST_JOBS:-6}" \
   "${shard[@]}" ${KBENCH_ORIGINAL_ARGS:---max-time 2} -o "$OUTDIR/original-triton$tag.json" \
   > "$OUTDIR/original-triton$tag.txt" 2>&1 || { status=1; tail -5 "$OUTDIR/original-triton$tag.txt"; }

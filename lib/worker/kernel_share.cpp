@@ -36,13 +36,27 @@ def measure(fn, args):
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
         fn(*args)
         torch.cuda.synchronize()
+    # Device time per kernel name from the device events themselves, so a kernel whose launch
+    # the profiler did not link to a CPU event still counts (undelegated). Not key_averages():
+    # with CPU activity its rows would also carry the kernels' time under the CPU launch events.
+    cpu = torch.autograd.DeviceType.CPU
+    events = prof.events()
+    totals, inside = {}, {}
+    for e in events:
+        if e.device_type != cpu:
+            us = float(e.time_range.elapsed_us())
+            if us > 0:
+                totals[e.name] = totals.get(e.name, 0.0) + us
+        elif e.kernels and delegated(e):
+            for k in e.kernels:
+                inside[k.name] = inside.get(k.name, 0.0) + float(k.duration)
     rows = []
-    for e in prof.events():
-        if e.device_type != torch.autograd.DeviceType.CPU:
-            continue
-        for k in e.kernels:
-            if k.duration > 0:
-                rows.append((k.name, float(k.duration), delegated(e)))
+    for name, us in totals.items():
+        part = min(inside.get(name, 0.0), us)
+        if us - part > 0:
+            rows.append((name, us - part, False))
+        if part > 0:
+            rows.append((name, part, True))
     return rows
 )";
 
