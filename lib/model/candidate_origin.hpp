@@ -32,7 +32,5 @@ struct GeneratedCandidate {
   CandidateOrigin origin;
 };
 
-nlohmann::json to_json(const CandidateOrigin& origin);
-CandidateOrigin candidate_origin_from_json(const nlohmann::json& json);
 
 }  // namespace kbench

@@ -173,9 +173,8 @@ RunReport run_suite(const SuiteRunOptions& options) {
   apply_overrides(options, suite);
   std::vector<OutputSpec> outputs = options.outputs;
   if (options.results_file) outputs.insert(outputs.begin(), {"json", options.results_file->string()});
-  const std::vector<std::string> devices = resolve_devices(options.device);
-  // One device is named as such; several CUDA devices (jobs spread over them) as "cuda".
-  const std::string device = devices.size() == 1 ? devices.front() : "cuda";
+  const std::vector<Device> devices = resolve_devices(options.device);
+  const Device device = run_device(devices);
   std::vector<NamedPath> inputs = run_inputs(suite, {});
   select_problems(options.selection, options.shard, suite.problems);  // run/selection.hpp
   if (options.resume && !options.journal && !(options.results_file && *options.results_file != "-"))
@@ -252,7 +251,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   report.suite_name = suite.name;
   report.suite_file = suite.file;
   report.device = device;
-  report.started_at = utc_now_iso8601();
+  report.run = current_run_info();
   report.planned_jobs = jobs.size();
   for (const auto& p : suite.problems)
     if (p.degenerate_reason) report.degenerate_problems[p.id] = *p.degenerate_reason;
@@ -268,10 +267,10 @@ RunReport run_suite(const SuiteRunOptions& options) {
   if (journal_file) {
     const auto keys = job_keys(jobs);
     JournalHeader header{suite.file.string(), device, plan_fingerprint(device, keys), jobs.size(),
-                         report.started_at};
+                         report.run.started_at};
     if (options.resume) {
       std::vector<JournalEntry> done;
-      journal.emplace(Journal::resume(*journal_file, header, jobs, keys, done, report.started_at));
+      journal.emplace(Journal::resume(*journal_file, header, jobs, keys, done, report.run.started_at));
       for (auto& entry : done) {
         skip[entry.index] = true;
         by_index[entry.index] = std::move(entry.result);
@@ -307,11 +306,11 @@ RunReport run_suite(const SuiteRunOptions& options) {
   controller.work_dir = work_dir;
   controller.slots = plan_slots(devices, options.jobs, options.workers_per_gpu.value_or(2), lock_dir);
   controller.skip = skip;
-  const bool prestart = options.prestart ? *options.prestart == "on" : device_kind(device) == "cuda";
+  const bool prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
   controller.prestart = prestart ? 2 : 0;
 
   log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {} ({} worker slot{})",
-                  suite.name, suite.problems.size(), jobs.size(), device, controller.slots.size(),
+                  suite.name, suite.problems.size(), jobs.size(), to_string(device), controller.slots.size(),
                   controller.slots.size() == 1 ? "" : "s"));
   if (already_done)
     log(fmt::format("kbench: resuming from {}: {} of {} evaluations already done",
@@ -358,6 +357,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   };
   run_jobs(jobs, controller);
   await_environment();  // no job finished (all resumed, or interrupted early)
+  report.run.finished_at = utc_now_iso8601();
   reporters.finish(report);
   if (temporary && !keep_work_dir) {
     temp_guard.armed = false;
