@@ -33,9 +33,9 @@ std::string first_names(const std::vector<std::string>& names, std::size_t n = 8
 
 IntegrityMonitor::IntegrityMonitor(const Job& job) : job_(job) {}
 
-bool IntegrityMonitor::enabled(const char* check) const {
-  const auto& skipped = job_.settings.skip_checks;
-  return check_enabled(job_.settings.checks, check) &&
+bool IntegrityMonitor::enabled_for(const Job& job, const char* check) {
+  const auto& skipped = job.settings.skip_checks;
+  return check_enabled(job.settings.checks, check) &&
          std::find(skipped.begin(), skipped.end(), check) == skipped.end();
 }
 
