@@ -206,7 +206,7 @@ TEST_CASE("a journal line nested too deeply is one clear error, and the journal 
     CHECK(read_all(plan.file()) == before);  // nothing lost, nothing cut
     // The plan-change report reads every line too: another plan still gets its refusal.
     auto other = plan.header;
-    other.device = "cuda:0";
+    other.device = cuda_device(0);
     CHECK(error_of([&] { Journal::resume(plan.file(), other, plan.jobs, plan.keys, done, started_at); })
               .find("another plan") != std::string::npos);
     std::filesystem::resize_file(plan.file(), before.size() - line.size() - 1);
