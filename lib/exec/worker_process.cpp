@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <optional>
 #include <system_error>
 
@@ -177,7 +178,23 @@ void finish_output(const WorkerLaunch& launch, const OutputCapture& out, const O
 
 }  // namespace
 
-std::filesystem::path self_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
+namespace {
+std::mutex worker_executable_mutex;
+std::filesystem::path worker_executable_override;
+}  // namespace
+
+void set_worker_executable(const std::filesystem::path& kbench_binary) {
+  std::lock_guard lock(worker_executable_mutex);
+  worker_executable_override = kbench_binary;
+}
+
+std::filesystem::path self_executable() {
+  {
+    std::lock_guard lock(worker_executable_mutex);
+    if (!worker_executable_override.empty()) return worker_executable_override;
+  }
+  return std::filesystem::read_symlink("/proc/self/exe");
+}
 
 WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   protect_controller();

@@ -73,8 +73,11 @@ struct WorkerOutcome {
   double wall_s = 0;
 };
 
-// Path of the running kbench executable (the worker is the same binary).
+// The binary a launch without `executable` starts: the running kbench executable (the worker is
+// the same binary), unless set_worker_executable() named another. A host that embeds the
+// controller in another program (a test, the Python module to come) names the kbench binary.
 std::filesystem::path self_executable();
+void set_worker_executable(const std::filesystem::path& kbench_binary);
 
 // Blocks until the worker delivers its result frame or exits, or a limit or an interrupt stops
 // it; then the whole process group and every other descendant are killed, so nothing the

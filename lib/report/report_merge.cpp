@@ -23,6 +23,21 @@ void check_same_environment(const RunReport& a, const std::string& a_name, const
   }
 }
 
+namespace {
+
+bool same_generation(const std::optional<GenerationRun>& a, const std::optional<GenerationRun>& b) {
+  if (!a || !b) return !a && !b;
+  return std::tie(a->base_url, a->model, a->backend, a->samples, a->turns) ==
+         std::tie(b->base_url, b->model, b->backend, b->samples, b->turns);
+}
+
+std::string generation_text(const std::optional<GenerationRun>& g) {
+  if (!g) return "candidate files";
+  return fmt::format("{} at {}, {}, {} samples, {} turns", g->model, g->base_url, g->backend, g->samples, g->turns);
+}
+
+}  // namespace
+
 RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& named_reports,
                         bool ignore_env, bool allow_suite_mismatch) {
   if (named_reports.empty()) throw InputError("merge: no results files given");
@@ -33,6 +48,7 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
   merged.device = first.device;
   merged.environment = first.environment;
   merged.started_at = first.started_at;
+  merged.generation = first.generation;  // shards of one generated suite share their settings
   std::map<std::pair<std::string, std::string>, std::string> seen;  // -> file it came from
   for (const auto& [name, report] : named_reports) {
     if (!ignore_env) check_same_environment(first, first_name, report, name);
@@ -40,6 +56,11 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
       throw InputError(fmt::format("{} is suite '{}' but {} is suite '{}'; merge the shards of one "
                                    "suite, or pass --allow-suite-mismatch",
                                    first_name, first.suite_name, name, report.suite_name));
+    if (!allow_suite_mismatch && !same_generation(report.generation, first.generation))
+      throw InputError(fmt::format("{} and {} were generated differently ({} vs {}); merge the shards of one "
+                                   "run, or pass --allow-suite-mismatch",
+                                   first_name, name, generation_text(first.generation),
+                                   generation_text(report.generation)));
     merged.started_at = std::min(merged.started_at, report.started_at);  // ISO 8601 sorts
     merged.planned_jobs += report.planned_jobs;
     merged.degenerate_problems.insert(report.degenerate_problems.begin(), report.degenerate_problems.end());
