@@ -56,8 +56,8 @@ TurnFeedback turn_feedback(const JobResult& r, std::size_t max_chars) {
     return {verdict + timing_lines(r) + ask, verdict + ask};
   }
   if (r.status == Status::no_code) {
-    out = "Your reply held no code the evaluator could run (" + r.message +
-          "). Reply with the complete ModelNew code in one fenced python block.";
+    out = fmt::format("Your reply for problem `{}` held no code the evaluator could run ({}). Reply with the "
+                      "complete ModelNew code in one fenced python block.", r.job.problem_id, r.message);
     return {out, out};
   }
   out = fmt::format("The evaluator ran your ModelNew for problem `{}`: status {}. {}\n", r.job.problem_id,
