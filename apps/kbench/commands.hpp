@@ -12,7 +12,7 @@ void add_run_command(CLI::App& app);
 void add_worker_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
-void add_check_command(CLI::App& app);
+void add_check_candidate_command(CLI::App& app);
 void add_import_command(CLI::App& app);
 void add_list_command(CLI::App& app);
 void add_validate_command(CLI::App& app);

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   kbench::cli::add_worker_command(app);
   kbench::cli::add_compare_command(app);
   kbench::cli::add_merge_command(app);
-  kbench::cli::add_check_command(app);
+  kbench::cli::add_check_candidate_command(app);
   kbench::cli::add_import_command(app);
   kbench::cli::add_list_command(app);
   kbench::cli::add_validate_command(app);

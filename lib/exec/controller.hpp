@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/job.hpp"
-#include "exec/job_result.hpp"
+#include "model/job.hpp"
+#include "model/job_result.hpp"
 #include "exec/worker_process.hpp"
 
 namespace kbench {

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "exec/job.hpp"
+#include "model/job.hpp"
 
 namespace kbench {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "exec/candidate_origin.hpp"
+#include "model/candidate_origin.hpp"
 #include "generate/generation_cache.hpp"
 #include "generate/price_table.hpp"
 

@@ -17,7 +17,7 @@ struct ProtocolVariant {
   std::function<void(int input_set)> call;  // one call on the given pre-built input set
   // Around every sample, warm-up and timed alike, outside the timed interval (either may be
   // empty): `before_sample` may load other values into the set's buffers, `after_sample` checks
-  // what the sample's calls returned (worker/call_audit.hpp). They run once per sample, so a hot
+  // what the sample's calls returned (integrity/call_audit.hpp). They run once per sample, so a hot
   // batch is checked call by call after the batch.
   std::function<void(int input_set)> before_sample;
   std::function<void(bool warmup)> after_sample;

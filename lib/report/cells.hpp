@@ -2,7 +2,7 @@
 // Cell texts shared by the human-readable formats (terminal, Markdown, HTML), so they agree.
 #include <string>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 
 namespace kbench {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 #include "measure/confidence.hpp"
 #include "report/run_report.hpp"
 #include "report/summary_metrics.hpp"

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/token_usage.hpp"
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 
 namespace kbench {
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 
 namespace kbench {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 #include "measure/confidence.hpp"
 
 namespace kbench {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 
 namespace kbench {
 

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "exec/candidate_origin.hpp"
+#include "model/candidate_origin.hpp"
 #include "run/generation_request.hpp"
 #include "run/run_session.hpp"
 #include "suite/suite.hpp"

@@ -3,7 +3,7 @@
 // and the order reports list generated results in.
 #include <functional>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 #include "suite/suite.hpp"
 
 namespace kbench {

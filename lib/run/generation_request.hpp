@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/candidate_origin.hpp"
+#include "model/candidate_origin.hpp"
 #include "suite/suite.hpp"
 
 namespace kbench {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "exec/job.hpp"
-#include "exec/job_result.hpp"
+#include "model/job.hpp"
+#include "model/job_result.hpp"
 
 namespace kbench {
 

@@ -27,9 +27,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/job.hpp"
+#include "model/job.hpp"
 #include "exec/job_queue.hpp"
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 #include "report/progress_line.hpp"
 #include "report/reporter_set.hpp"
 #include "report/run_report.hpp"

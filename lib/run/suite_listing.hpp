@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/job.hpp"
+#include "model/job.hpp"
 #include "suite/suite.hpp"
 
 namespace kbench {

@@ -10,7 +10,7 @@
 #include "run/generation_request.hpp"
 #include "report/progress_line.hpp"
 #include "report/reporter_set.hpp"
-#include "exec/job.hpp"
+#include "model/job.hpp"
 #include "run/selection.hpp"
 #include "run/shard.hpp"
 #include "suite/suite.hpp"

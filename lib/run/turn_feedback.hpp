@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 
 namespace kbench {
 

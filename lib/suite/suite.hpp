@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suite/eval_settings.hpp"
+#include "model/eval_settings.hpp"
 #include "suite/generate_settings.hpp"
 
 namespace kbench {

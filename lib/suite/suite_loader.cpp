@@ -13,7 +13,7 @@
 #include "core/text.hpp"
 #include "suite/number_range.hpp"
 #include "suite/suite.hpp"
-#include "suite/tolerance.hpp"
+#include "model/tolerance.hpp"
 #include "suite/yaml_value.hpp"
 
 namespace kbench {

@@ -8,17 +8,17 @@
 #include <map>
 #include <optional>
 
-#include "check/output_comparison.hpp"
-#include "check/tensor_guard.hpp"
+#include "correctness/output_comparison.hpp"
+#include "integrity/tensor_guard.hpp"
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
 #include "measure/gpu_monitor.hpp"
 #include "worker/extension_builds.hpp"
-#include "worker/call_audit.hpp"
+#include "integrity/call_audit.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/phase_signal.hpp"
-#include "worker/integrity_monitor.hpp"
-#include "worker/kernel_share.hpp"
+#include "integrity/integrity_monitor.hpp"
+#include "integrity/kernel_share.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/timing_session.hpp"

@@ -3,8 +3,8 @@
 // timing) with the embedded Python started. Candidate faults become statuses, never exceptions.
 #include <nlohmann/json.hpp>
 
-#include "exec/job.hpp"
-#include "exec/job_result.hpp"
+#include "model/job.hpp"
+#include "model/job_result.hpp"
 
 namespace kbench {
 

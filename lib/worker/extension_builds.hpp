@@ -8,7 +8,7 @@
 // the worker's CPU share.
 #include <nlohmann/json.hpp>
 
-#include "exec/job.hpp"
+#include "model/job.hpp"
 
 namespace kbench {
 

@@ -4,7 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include "problem_validation_source.hpp"  // generated: kProblemValidationSource
-#include "suite/tolerance.hpp"
+#include "model/tolerance.hpp"
 #include "worker/python_runtime.hpp"
 
 namespace py = pybind11;

@@ -3,7 +3,7 @@
 // for `kbench validate` (lib/run/problem_validator.cpp). No candidate is involved.
 #include <nlohmann/json.hpp>
 
-#include "exec/job.hpp"
+#include "model/job.hpp"
 
 namespace kbench {
 

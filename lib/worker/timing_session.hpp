@@ -3,7 +3,7 @@
 // (measure/interleaved_protocol.hpp), owning the timer, the L2-flush buffer and the clock
 // monitor. The caller decides what to time and when. With a CallAudit, every call's output is
 // kept to the end of its sample and audited there, outside the timed interval, and before each
-// sample a random value set is loaded into the sample's input buffers (worker/call_audit.hpp).
+// sample a random value set is loaded into the sample's input buffers (integrity/call_audit.hpp).
 #include <memory>
 #include <string>
 #include <utility>
@@ -13,12 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
 
-#include "exec/job.hpp"
-#include "exec/job_result.hpp"
+#include "model/job.hpp"
+#include "model/job_result.hpp"
 #include "measure/gpu_monitor.hpp"
 #include "measure/interleaved_protocol.hpp"
 #include "measure/timer.hpp"
-#include "worker/call_audit.hpp"
+#include "integrity/call_audit.hpp"
 
 namespace kbench {
 

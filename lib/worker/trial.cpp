@@ -3,7 +3,7 @@
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 
-#include "check/tensor_guard.hpp"
+#include "integrity/tensor_guard.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/verdict.hpp"

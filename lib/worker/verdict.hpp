@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "exec/status.hpp"
+#include "model/status.hpp"
 
 namespace kbench {
 

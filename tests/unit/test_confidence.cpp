@@ -3,7 +3,7 @@
 #include <random>
 
 #include "catch.hpp"
-#include "exec/job_result.hpp"
+#include "model/job_result.hpp"
 #include "measure/confidence.hpp"
 #include "measure/sample_stats.hpp"
 

@@ -1,6 +1,6 @@
 #include "catch.hpp"
 #include "core/error.hpp"
-#include "exec/job.hpp"
+#include "model/job.hpp"
 #include "suite/suite.hpp"
 #include "temp_dir.hpp"
 

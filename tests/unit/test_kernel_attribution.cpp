@@ -1,4 +1,4 @@
-// Which profiled kernels are the candidate's own (lib/worker/kernel_attribution, elf_symbols):
+// Which profiled kernels are the candidate's own (lib/integrity/kernel_attribution, elf_symbols):
 // recorded torch-profiler kernel lists of honest and hostile CUDA/Triton candidates, and the
 // kernel names nvcc leaves in an extension's symbol table. Pure functions: no GPU needed.
 #include <string>
@@ -6,8 +6,8 @@
 
 #include "catch.hpp"
 #include "temp_dir.hpp"
-#include "worker/elf_symbols.hpp"
-#include "worker/kernel_attribution.hpp"
+#include "integrity/elf_symbols.hpp"
+#include "integrity/kernel_attribution.hpp"
 
 using namespace kbench;
 

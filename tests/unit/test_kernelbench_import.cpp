@@ -7,7 +7,7 @@
 
 #include "core/error.hpp"
 #include "error_of.hpp"
-#include "exec/job.hpp"
+#include "model/job.hpp"
 #include "kernelbench_tree.hpp"
 #include "run_kbench.hpp"
 #include "suite/kernelbench_import.hpp"

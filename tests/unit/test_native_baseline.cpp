@@ -1,10 +1,10 @@
-// The native code present before the candidate's import (lib/worker/native_baseline): what
+// The native code present before the candidate's import (lib/integrity/native_baseline): what
 // loads later outside the Python installation is the candidate's; torch's, numpy's and the
 // interpreter's own objects and operator namespaces never are.
 #include <pybind11/embed.h>
 
 #include "catch.hpp"
-#include "worker/native_baseline.hpp"
+#include "integrity/native_baseline.hpp"
 #include "worker/python_runtime.hpp"
 
 using namespace kbench;

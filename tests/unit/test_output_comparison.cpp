@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "catch.hpp"
-#include "check/output_comparison.hpp"
-#include "check/sampled_comparison.hpp"
+#include "correctness/output_comparison.hpp"
+#include "integrity/sampled_comparison.hpp"
 
 using namespace kbench;
 
@@ -88,7 +88,7 @@ TEST_CASE("complex outputs compare real and imaginary parts") {
   CHECK(!compare_outputs({z}, {other}, kFp32).ok);
 }
 
-// The check of every timed call (check/sampled_comparison.hpp).
+// The check of every timed call (integrity/sampled_comparison.hpp).
 TEST_CASE("sampled comparison: honest outputs pass, any strides, NaN and Inf rules kept") {
   const auto expected = at::randn({64, 64});
   CHECK(compare_sampled(expected, expected.clone(), 1024, kFp32).result.ok);

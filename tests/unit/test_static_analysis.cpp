@@ -1,4 +1,4 @@
-// Static analysis of candidate sources (lib/worker/static_analysis): no finding on any honest
+// Static analysis of candidate sources (lib/integrity/static_analysis): no finding on any honest
 // candidate shipped with the project, the exact finding and line on every hostile source in
 // tests/hostile/static/, and kernel reachability from ModelNew.forward.
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 #include "worker/python_runtime.hpp"
-#include "worker/static_analysis.hpp"
+#include "integrity/static_analysis.hpp"
 
 using namespace kbench;
 namespace fs = std::filesystem;
@@ -181,7 +181,7 @@ TEST_CASE("hostile sources: each violation with its line") {
        {{3, "import threading: 'threading' is not an allowed import"},
         {4, "import concurrent.futures: 'concurrent' is not an allowed import"}}},
       {"side_stream_load_inline.py", {{11, "cudaStreamCreate: side stream (escapes event timing), in C++/CUDA"}}},
-      // The native source policy (lib/worker/native_source_policy.py): each construct, its line.
+      // The native source policy (lib/integrity/native_source_policy.py): each construct, its line.
       {"native_dlsym_timer.py",
        {{9, "#include <dlfcn.h>: dynamic loader interface"},
         {11, "cudaEventElapsedTime: reads or fakes event timing, in C++/CUDA source"},

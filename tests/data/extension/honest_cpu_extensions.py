@@ -3,7 +3,7 @@
 # module-level handle, the other registering an operator in its own TORCH_LIBRARY namespace
 # (called as torch.ops.kbcpu.add_scalar); a helper nn.Module in an nn.ModuleList calls the
 # first module through `self.ext`. Every function is called, so every one must count as a
-# launch of the candidate's own code (tests/unit/test_run_extensions.cpp).
+# launch of the candidate's own code (tests/e2e/test_run_extensions.cpp).
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

@@ -1,5 +1,5 @@
 # A load_inline call whose arguments exist only at run time (never called here): kbench cannot
-# prebuild it ("not static"), and nothing is built. Used by tests/unit/test_run_extension_cache.cpp
+# prebuild it ("not static"), and nothing is built. Used by tests/e2e/test_run_extension_cache.cpp
 # to see the cache turned off without Landlock, at no build cost.
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

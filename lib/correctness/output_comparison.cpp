@@ -1,0 +1,100 @@
+#include "correctness/output_comparison.hpp"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace kbench {
+namespace {
+
+std::string shape_of(const at::Tensor& t) {
+  std::ostringstream out;
+  out << t.sizes();
+  return out.str();
+}
+
+std::string dtype_of(const at::Tensor& t) { return std::string(c10::toString(t.scalar_type())); }
+
+ComparisonResult compare_one(const at::Tensor& expected, const at::Tensor& actual,
+                             const Tolerance& tolerance, int index) {
+  ComparisonResult r;
+  auto fail = [&](std::string reason) {
+    r.ok = false;
+    r.output_index = index;
+    r.reason = fmt::format("output {}: {}", index, reason);
+    return r;
+  };
+  if (expected.scalar_type() != actual.scalar_type())
+    return fail(fmt::format("dtype {} expected, got {}", dtype_of(expected), dtype_of(actual)));
+  if (!expected.sizes().equals(actual.sizes()))
+    return fail(fmt::format("shape {} expected, got {}", shape_of(expected), shape_of(actual)));
+  if (expected.numel() == 0) return r;
+  at::Tensor e = expected.detach();
+  at::Tensor a = actual.detach().to(expected.device());
+  if (at::isComplexType(e.scalar_type())) {  // compare real and imaginary parts alike
+    e = at::view_as_real(e.resolve_conj());
+    a = at::view_as_real(a.resolve_conj());
+  }
+
+  at::Tensor bad;
+  if (at::isFloatingType(e.scalar_type())) {
+    const at::Tensor e64 = e.to(at::kDouble);
+    const at::Tensor a64 = a.to(at::kDouble);
+    const at::Tensor diff = (a64 - e64).abs();
+    const at::Tensor limit = tolerance.atol + tolerance.rtol * e64.abs();
+    const at::Tensor both_nan = e64.isnan() & a64.isnan();
+    // Equal infinities give a NaN difference; they are a match, unequal ones are not.
+    const at::Tensor same_inf = e64.isinf() & (a64 == e64);
+    // Where the reference is not finite the limit is infinite too, so only exact matches count.
+    const at::Tensor close = ((diff <= limit) & e64.isfinite()) | both_nan | same_inf;
+    bad = close.logical_not();
+    const at::Tensor finite = diff.isfinite();
+    if (finite.any().item<bool>()) {
+      const at::Tensor finite_diff = diff.masked_select(finite);
+      r.max_abs_error = finite_diff.max().item<double>();
+      const at::Tensor rel = finite_diff / e64.abs().masked_select(finite).clamp_min(1e-30);
+      r.max_rel_error = rel.max().item<double>();
+    }
+  } else {
+    bad = a.ne(e);
+    if (bad.any().item<bool>()) r.max_abs_error = (a.to(at::kDouble) - e.to(at::kDouble)).abs().max().item<double>();
+  }
+  const int64_t bad_count = bad.sum().item<int64_t>();
+  if (bad_count == 0) return r;
+  r.mismatched_fraction = double(bad_count) / double(e.numel());
+  r.first_bad_index = bad.reshape(-1).nonzero().index({0, 0}).item<int64_t>();
+  const auto flat = r.first_bad_index;
+  return fail(fmt::format(
+      "{} of {} elements differ (max abs err {:.3g}, max rel err {:.3g}; first at flat index {}: "
+      "expected {:.6g}, got {:.6g}; atol {:g}, rtol {:g})",
+      bad_count, e.numel(), r.max_abs_error, r.max_rel_error, flat,
+      e.reshape(-1)[flat].to(at::kDouble).item<double>(),
+      a.reshape(-1)[flat].to(at::kDouble).item<double>(), tolerance.atol, tolerance.rtol));
+}
+
+}  // namespace
+
+ComparisonResult compare_outputs(const std::vector<at::Tensor>& expected,
+                                 const std::vector<at::Tensor>& actual, const Tolerance& tolerance) {
+  ComparisonResult total;
+  if (expected.size() != actual.size()) {
+    total.ok = false;
+    total.reason = fmt::format("{} outputs expected, got {}", expected.size(), actual.size());
+    return total;
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    ComparisonResult one = compare_one(expected[i], actual[i], tolerance, int(i));
+    total.max_abs_error = std::max(total.max_abs_error, one.max_abs_error);
+    total.max_rel_error = std::max(total.max_rel_error, one.max_rel_error);
+    if (!one.ok) {
+      one.max_abs_error = total.max_abs_error;
+      one.max_rel_error = total.max_rel_error;
+      return one;
+    }
+  }
+  return total;
+}
+
+}  // namespace kbench

@@ -1,0 +1,133 @@
+#include "integrity/call_audit.hpp"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+
+#include "integrity/sampled_comparison.hpp"
+#include "integrity/tensor_guard.hpp"
+#include "worker/tensor_bridge.hpp"
+#include "worker/verdict.hpp"
+
+namespace py = pybind11;
+
+namespace kbench {
+namespace {
+
+std::string describe(const std::string& variant, const CallRecord& call) {
+  return fmt::format("{} {} call {} (input set {})", variant, call.warmup ? "warm-up" : "timed", call.index,
+                     call.value_set);
+}
+
+}  // namespace
+
+CallAudit::CallAudit(std::vector<std::vector<at::Tensor>> expected, std::string structure,
+                     CallAuditSettings settings)
+    : expected_(std::move(expected)), structure_(std::move(structure)), settings_(std::move(settings)) {}
+
+int CallAudit::draw_value_set() {
+  if (deck_.empty()) {
+    for (int i = 0; i < value_sets(); ++i) deck_.push_back(i);
+    std::random_device entropy;
+    std::mt19937 generator(entropy());
+    std::shuffle(deck_.begin(), deck_.end(), generator);
+  }
+  const int next = deck_.back();
+  deck_.pop_back();
+  return next;
+}
+
+void CallAudit::skip_comparison(const std::string& why) {
+  settings_.compare = false;
+  notes_["skipped"] = why;
+}
+
+void CallAudit::audit(const std::string& variant, const CallRecord& call, const py::object& output,
+                      const std::vector<at::Tensor>& keep) {
+  const auto start = std::chrono::steady_clock::now();
+  ++calls_seen_;
+  std::vector<at::Tensor> tensors;
+  try {
+    check(variant, call, output, tensors);
+  } catch (...) {
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    throw;
+  }
+  if (settings_.poison) {
+    if (tensors.empty()) {
+      try {
+        tensors = flatten_outputs(output).tensors;
+      } catch (const std::invalid_argument&) {
+      }
+    }
+    for (const auto& t : tensors) {
+      bool shared = false;
+      for (const auto& k : keep) shared = shared || same_storage(t, k);
+      if (!shared) poison(t);
+    }
+  }
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void CallAudit::check(const std::string& variant, const CallRecord& call, const py::object& output,
+                      std::vector<at::Tensor>& tensors) {
+  if (!settings_.compare) return;
+  const bool judged = variant == settings_.judged;
+  auto fail = [&](const std::string& what, nlohmann::json evidence) {
+    const std::string text = fmt::format("{} returned {}", describe(variant, call), what);
+    if (!judged) {
+      if (!notes_.contains("baseline_call_mismatch")) notes_["baseline_call_mismatch"][variant] = text;
+      return;
+    }
+    evidence["call"] = call.index;
+    evidence["warmup"] = call.warmup;
+    evidence["input_set"] = call.value_set;
+    throw rejection("timed_call_check", text, evidence);
+  };
+  FlatOutputs flat;
+  try {
+    flat = flatten_outputs(output);
+  } catch (const std::invalid_argument& e) {
+    return fail(fmt::format("an output that is not tensors: {}", e.what()), {});
+  }
+  tensors = flat.tensors;
+  if (flat.structure != structure_)
+    return fail(fmt::format("output structure {}, {} expected", flat.structure, structure_), {});
+  const auto& expected = expected_.at(std::size_t(call.value_set));
+  ++calls_checked_[variant];
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    SampledComparison s;
+    try {
+      s = compare_sampled(expected[i], flat.tensors[i], settings_.samples, settings_.tolerance);
+    } catch (const std::exception& e) {
+      // e.g. an output with no storage, or on another device: the candidate's doing.
+      return fail(fmt::format("output {} that cannot be compared", i),
+                  {{"output_index", i}, {"error", std::string(e.what()).substr(0, 1000)}});
+    }
+    if (s.result.ok) continue;
+    nlohmann::json evidence = {{"output_index", i}, {"elements_checked", s.elements_compared},
+                               {"mismatched_elements", s.bad_count}};
+    if (s.bad_flat_index >= 0) {
+      evidence["element_index"] = s.bad_flat_index;
+      evidence["expected"] = s.expected_value;  // NaN is written as null
+      evidence["actual"] = s.actual_value;
+    }
+    return fail(fmt::format("wrong values in output {}: {}", i, s.result.reason), evidence);
+  }
+}
+
+nlohmann::json CallAudit::summary() const {
+  nlohmann::json out = notes_;
+  out["calls"] = calls_seen_;  // every variant's, pre-import baseline runs included
+  out["calls_checked"] = calls_checked_;
+  out["elements_per_output"] = settings_.samples;
+  out["input_sets"] = expected_.size();
+  out["seconds"] = seconds_;
+  if (calls_seen_ > 0) out["us_per_call"] = 1e6 * seconds_ / double(calls_seen_);
+  return out;
+}
+
+}  // namespace kbench

@@ -1,0 +1,78 @@
+#pragma once
+// Every warm-up and timed call accountable (docs/integrity.md, `timed_call_check`). After each
+// sample, outside the timed interval, every call's outputs are compared on random elements
+// (integrity/sampled_comparison.hpp) with the reference's outputs for the values that call was
+// given, then poisoned, so a buffer the candidate keeps and returns again reads NaN next time.
+// The expected outputs were computed before the candidate's import and live in pageable host
+// memory only: no kernel of the candidate's CUDA context can reach them (pinned memory could).
+// Baselines get the same work after every sample, which keeps A/A comparisons symmetric and
+// overwrites their outputs (correct values for the very inputs the candidate gets next); a
+// baseline's mismatch is only a note.
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/tolerance.hpp"
+
+namespace kbench {
+
+// R: elements checked per output per call. A call wrong on a fraction g of its elements escapes
+// with (1 - g)^1024: 7.5e-4 at g = 0.7%, 3.4e-5 at g = 1%, 1.5e-23 at g = 5%.
+constexpr int64_t kCheckedElementsPerCall = 1024;
+
+struct CallAuditSettings {
+  bool compare = true;  // timed_call_check: outputs compared (the judged variant's mismatch rejects)
+  bool rotate = true;   // timed_call_check: value sets moved between input buffers (timing_session)
+  bool poison = true;   // stale_memory or timed_call_check: outputs overwritten after their check
+  int64_t samples = kCheckedElementsPerCall;
+  Tolerance tolerance;
+  std::string judged = "candidate";  // the variant whose mismatch is a rejection
+};
+
+struct CallRecord {
+  long long index = 0;  // the variant's calls in this measurement, warm-up included, from 0
+  int value_set = 0;    // which timing input set's values the call's buffers held
+  bool warmup = false;
+};
+
+class CallAudit {
+ public:
+  // `expected[v]`: the reference's outputs (flattened, on the host) for timing input set v.
+  CallAudit(std::vector<std::vector<at::Tensor>> expected, std::string structure, CallAuditSettings settings);
+
+  [[nodiscard]] const CallAuditSettings& settings() const { return settings_; }
+  [[nodiscard]] int value_sets() const { return int(expected_.size()); }
+  // The value set a buffer holds next: dealt from a deck of every set, shuffled with the OS's
+  // entropy whenever it runs out, so any `value_sets()` draws in a row cover every set.
+  int draw_value_set();
+
+  // One call's output: checked (a Verdict `rejected` for the judged variant), then poisoned,
+  // except memory it shares with `keep` (the variant's input buffers, the model's weights).
+  void audit(const std::string& variant, const CallRecord& call, const pybind11::object& output,
+             const std::vector<at::Tensor>& keep);
+
+  [[nodiscard]] double seconds() const { return seconds_; }
+  // Calls checked, elements per call, seconds, per-call cost, notes (integrity_notes).
+  [[nodiscard]] nlohmann::json summary() const;
+  void skip_comparison(const std::string& why);
+
+ private:
+  void check(const std::string& variant, const CallRecord& call, const pybind11::object& output,
+             std::vector<at::Tensor>& tensors);
+
+  std::vector<std::vector<at::Tensor>> expected_;
+  std::string structure_;
+  CallAuditSettings settings_;
+  std::vector<int> deck_;
+  std::map<std::string, long long> calls_checked_;  // by variant
+  long long calls_seen_ = 0;
+  double seconds_ = 0;
+  nlohmann::json notes_ = nlohmann::json::object();
+};
+
+}  // namespace kbench
