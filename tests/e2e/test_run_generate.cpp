@@ -172,7 +172,7 @@ TEST_CASE("kbench run: killed mid-generation, the re-run asks only for what was 
   CHECK(again.output.find("0 requests sent") != std::string::npos);
 }
 
-TEST_CASE("kbench run --turns 3: each evaluation's feedback goes back to the model, turn by turn") {
+TEST_CASE("kbench run --turns 3: each evaluation's feedback goes back to the model, turn by turn", "[agent]") {
   test::TempDir dir;
   const auto suite = dir.write(
       "suite.yaml", "suite: agent\ndefaults: {seeds: 1, baselines: [eager], timing: {warmup: 1, min_samples: 2, "
