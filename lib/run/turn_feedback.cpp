@@ -62,6 +62,9 @@ TurnFeedback turn_feedback(const JobResult& r, std::size_t max_chars) {
   }
   out = fmt::format("The evaluator ran your ModelNew for problem `{}`: status {}. {}\n", r.job.problem_id,
                     to_string(r.status), r.message);
+  const std::string ask = "Fix the problem and reply with the complete corrected code in one fenced python block.";
+  // The replay key is the verdict: the details below carry per-run figures (costs, paths, pids).
+  const std::string key = out + ask;
   // The evidence: mismatch figures, the integrity check and what it saw, the failing trial.
   nlohmann::json evidence = nlohmann::json::object();
   for (const auto& [key, value] : r.diagnostics.items())
@@ -71,17 +74,20 @@ TurnFeedback turn_feedback(const JobResult& r, std::size_t max_chars) {
     if (text.size() > max_chars / 3) text = text.substr(0, max_chars / 3) + " [...]";
     out += "Details: " + text + "\n";
   }
-  auto text_of = [&](const char* key) {
-    const auto it = r.diagnostics.find(key);
+  auto text_of = [&](const char* name) {
+    const auto it = r.diagnostics.find(name);
     return it != r.diagnostics.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
-  const std::string error = !text_of("traceback").empty() ? text_of("traceback") : text_of("stderr_tail");
+  // A traceback where the worker caught one; else, for a worker that died or failed to start
+  // the candidate, the end of its stderr. A mismatch's stderr is the harness's, not evidence.
+  const bool died = r.status == Status::crashed || r.status == Status::timeout ||
+                    r.status == Status::compile_error || r.status == Status::runtime_error;
+  const std::string error = !text_of("traceback").empty() ? text_of("traceback") : died ? text_of("stderr_tail") : "";
   if (!error.empty()) {
     const std::size_t room = out.size() < max_chars ? max_chars - out.size() : 0;
     out += "Error output:\n```\n" + tail(error, std::max<std::size_t>(room, 500)) + "\n```\n";
   }
-  out += "Fix the problem and reply with the complete corrected code in one fenced python block.";
-  return {out, out};
+  return {out + ask, key};
 }
 
 }  // namespace kbench

@@ -13,7 +13,7 @@ namespace kbench {
 
 struct TurnFeedback {
   std::string text;        // sent to the model
-  std::string replay_key;  // `text` without the timing figures
+  std::string replay_key;  // the verdict of `text` (status, message), without figures, details, output
 };
 
 // At most about `max_chars` characters (long tracebacks keep their end, where the error is).

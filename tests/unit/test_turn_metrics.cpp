@@ -64,7 +64,15 @@ TEST_CASE("feedback: the verdict and evidence of a failure; times of a correct o
   CHECK(f.text.find("secret_layout") == std::string::npos);  // harness details are not sent
   CHECK(f.text.find("ValueError: the end") != std::string::npos);  // a traceback keeps its end
   CHECK(f.text.size() < 8000);
-  CHECK(f.replay_key == f.text);
+  CHECK(f.replay_key.find("ValueError") == std::string::npos);  // error output names this run's files
+  CHECK(f.replay_key.find("status mismatch. seed trial") != std::string::npos);
+  CHECK(f.replay_key.find("Details") == std::string::npos);
+  // A mismatch's stderr is the harness's: not sent; a crash's is.
+  failed.diagnostics.erase("traceback");
+  failed.diagnostics["stderr_tail"] = "warning: harness noise";
+  CHECK(turn_feedback(failed).text.find("harness noise") == std::string::npos);
+  failed.status = Status::crashed;
+  CHECK(turn_feedback(failed).text.find("harness noise") != std::string::npos);
 
   JobResult ok = turn_result("gemm", 0, 2, Status::ok, 1.25);
   Measurement m;
