@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "commands.hpp"
+#include "device/device_resolution.hpp"
 #include "generate_options.hpp"
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
@@ -170,8 +171,7 @@ void add_run_command(CLI::App& app) {
     if (!shard->empty()) options->shard = parse_shard(*shard);
     if (*dry_run) {
       const SuitePlan plan = plan_suite(*options);
-      const auto& d = plan.devices;
-      std::fputs(planned_jobs_text(plan.suite, plan.jobs, d.size() == 1 ? d.front() : "cuda").c_str(), stdout);
+      std::fputs(planned_jobs_text(plan.suite, plan.jobs, run_device(plan.devices)).c_str(), stdout);
       return;
     }
     auto console = std::make_shared<ProgressConsole>(!*quiet && isatty(STDERR_FILENO));

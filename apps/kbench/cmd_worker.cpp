@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "core/error.hpp"
 #include "worker/worker_entry.hpp"
 
 namespace kbench::cli {
@@ -25,7 +26,11 @@ void add_worker_command(CLI::App& app) {
   worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
   worker->add_option("--key-fd", args->key_fd, "Pipe holding the result frame's key")->required();
   worker->callback([args] {
-    if (args->probe) worker_probe(args->device, args->result_fd, args->key_fd);
+    if (args->probe) {
+      const auto device = parse_device(args->device);
+      if (!device) throw InputError("worker --device '" + args->device + "': not cpu, cuda or cuda:N");
+      worker_probe(*device, args->result_fd, args->key_fd);
+    }
     if (args->validate)
       worker_validate(args->job_file, !args->no_inductor, args->result_fd, args->key_fd);
     worker_evaluate(args->job_file, args->result_fd, args->key_fd);

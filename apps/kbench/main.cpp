@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "model/run_info.hpp"
 
 namespace {
 
@@ -29,6 +30,7 @@ void check_subcommand_name(CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kbench::record_command_line(argc, argv);  // results files record it (model/run_info.hpp)
   CLI::App app{"kbench: trustworthy correctness and speed evaluation of GPU kernels "
                "(Triton, CUDA, PyTorch) against PyTorch eager and TorchInductor."};
   app.set_version_flag("--version", kbench::kVersion);

@@ -13,11 +13,12 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <regex>
 #include <thread>
 
 #include "cache/extension_cache.hpp"
 #include "core/error.hpp"
+#include "device/gpu_lock_name.hpp"
+#include "model/codec.hpp"
 #include "exec/background_reaper.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/job_queue.hpp"
@@ -28,62 +29,15 @@
 
 namespace kbench {
 
-std::vector<std::string> resolve_devices(const std::string& requested) {
-  static const std::regex kCudaIndex("cuda:([0-9]+)");
-  std::smatch match;
-  std::string why;
-  if (requested == "cpu") return {"cpu"};
-  const bool every = requested == "cuda" || requested == "auto";
-  if (requested == "auto" && !cuda::available(&why)) return {"cpu"};
-  int index = 0;
-  if (!every) {
-    if (!std::regex_match(requested, match, kCudaIndex))
-      throw InputError(fmt::format("--device '{}' is not one of auto, cpu, cuda, cuda:N", requested));
-    index = std::stoi(match[1]);
-  }
-  if (!cuda::available(&why))
-    throw EnvironmentError(fmt::format("--device {}: {}; use --device cpu", requested, why));
-  const int count = cuda::device_count();
-  if (index >= count)
-    throw EnvironmentError(fmt::format("--device {}: only {} CUDA device(s) visible", requested, count));
-  if (!every) return {fmt::format("cuda:{}", index)};
-  std::vector<std::string> devices;
-  for (int i = 0; i < count; ++i) devices.push_back(fmt::format("cuda:{}", i));
-  return devices;
-}
-
-std::string resolve_device(const std::string& requested) { return resolve_devices(requested).front(); }
-
-namespace {
-
-// The lock file of visible CUDA device `index`, named after the physical device when
-// CUDA_VISIBLE_DEVICES renumbers them, so two kbench runs on one GPU share one lock.
-std::filesystem::path gpu_lock_file(const std::filesystem::path& lock_dir, int index) {
-  std::string physical = std::to_string(index);
-  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
-    std::vector<std::string> entries(1);
-    for (const char* c = visible; *c; ++c) {
-      if (*c == ',') entries.emplace_back();
-      else entries.back() += *c;
-    }
-    if (index < int(entries.size()) && !entries[index].empty()) physical = entries[index];
-  }
-  for (char& c : physical)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
-  return lock_dir / fmt::format("kbench-gpu-{}.lock", physical);
-}
-
-}  // namespace
-
-std::vector<WorkerSlot> plan_slots(const std::vector<std::string>& devices, std::optional<int> jobs,
+std::vector<WorkerSlot> plan_slots(const std::vector<Device>& devices, std::optional<int> jobs,
                                    int workers_per_gpu, const std::filesystem::path& lock_dir) {
-  const bool gpu = device_kind(devices.front()) == "cuda";
+  const bool gpu = devices.front().is_cuda();
   const int count = jobs ? *jobs : gpu ? int(devices.size()) * std::max(1, workers_per_gpu) : 1;
   std::vector<WorkerSlot> slots;
   for (int s = 0; s < std::max(1, count); ++s) {
     WorkerSlot slot;
     slot.device = devices[std::size_t(s) % devices.size()];
-    if (gpu) slot.gpu_lock = gpu_lock_file(lock_dir, std::stoi(slot.device.substr(5)));
+    if (gpu) slot.gpu_lock = gpu_lock_file(lock_dir, *slot.device);
     slot.slot_count = std::max(1, count);
     slots.push_back(slot);
   }
@@ -97,13 +51,13 @@ const char* signal_name(int signal) {
   return name ? name : "unknown signal";
 }
 
-std::map<std::string, std::string> worker_env(const std::string& device,
+std::map<std::string, std::string> worker_env(const Device& device,
                                               const std::filesystem::path& gpu_lock = {}) {
-  std::map<std::string, std::string> env = {{"KBENCH_DEVICE", device},
+  std::map<std::string, std::string> env = {{"KBENCH_DEVICE", to_string(device)},
                                             {"PYTHONUNBUFFERED", "1"},
                                             {"PYTHONDONTWRITEBYTECODE", "1"}};
   // No GPU: Triton kernels run through Triton's interpreter on CPU tensors.
-  if (device_kind(device) == "cpu") env["TRITON_INTERPRET"] = "1";
+  if (device.is_cpu()) env["TRITON_INTERPRET"] = "1";
   // Always set, so an inherited value never puts a CPU worker on some GPU's lock.
   env["KBENCH_GPU_LOCK"] = gpu_lock.string();
   return env;
@@ -236,7 +190,7 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
   launch.memory_limit_bytes = std::uint64_t(memory_limit_gb(job.settings) * double(1ull << 30));
   launch.output_cap_bytes = std::size_t(job.settings.output_cap_mb * double(1 << 20));
   launch.sandbox = sandbox_options_from_environment();
-  launch.sandbox.use_pid_namespace = device_kind(job.device) != "cuda";
+  launch.sandbox.use_pid_namespace = !job.device.is_cuda();
   launch.sandbox.file_size_limit_bytes =
       std::uint64_t(job.settings.file_size_limit_gb * double(1ull << 30));
   launch.env = worker_env(job.device, slot.gpu_lock);
@@ -259,7 +213,7 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
 JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
                        const WorkerSlot& slot, const std::function<bool()>& hold) {
   Job job = planned;
-  job.device = slot.device.empty() ? planned.device : slot.device;
+  job.device = slot.device.value_or(planned.device);
   std::optional<ExtensionCache> cache;
   std::string cache_off;
   WorkerLaunch launch = job_launch(job, job_dir, slot, cache, cache_off);
@@ -307,14 +261,14 @@ ProblemCheckOutcome check_problem_in_worker(const Job& job, const std::filesyste
   return checked;
 }
 
-nlohmann::json probe_environment(const std::string& device, const std::filesystem::path& work_dir) {
+nlohmann::json probe_environment(const Device& device, const std::filesystem::path& work_dir) {
   WorkerLaunch launch;
-  launch.args = {"worker", "--probe", "--device", device};
+  launch.args = {"worker", "--probe", "--device", to_string(device)};
   launch.work_dir = work_dir / "probe";
   launch.timeout_s = 300;
   launch.env = worker_env(device);
   launch.sandbox = sandbox_options_from_environment();
-  launch.sandbox.use_pid_namespace = device_kind(device) != "cuda";
+  launch.sandbox.use_pid_namespace = !device.is_cuda();
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Error(kExitInterrupted, "interrupted before any evaluation ran");
   std::string why;

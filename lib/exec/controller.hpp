@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "device/device_resolution.hpp"
 #include "model/job.hpp"
 #include "model/job_result.hpp"
 #include "exec/worker_process.hpp"
@@ -18,7 +19,7 @@ namespace kbench {
 
 // A worker slot: the controller runs one worker at a time in each slot, on the slot's device.
 struct WorkerSlot {
-  std::string device;  // "cpu" or "cuda:N"
+  std::optional<Device> device;  // nullopt: each job's own device
   // Per-GPU lock file the worker flocks: shared while it uses the GPU, exclusive while it times
   // (docs/architecture.md#several-slots-and-the-gpu-lock). Empty: no lock (CPU).
   std::filesystem::path gpu_lock;
@@ -47,23 +48,15 @@ struct ControllerOptions {
       runner;
 };
 
-// The devices `requested` means: "auto" -> every visible CUDA device when one is usable, else
-// "cpu"; "cuda" -> every visible CUDA device; "cuda:N" -> that one; "cpu". Throws InputError for
-// a malformed device, EnvironmentError for an unavailable one.
-std::vector<std::string> resolve_devices(const std::string& requested);
-
-// The first of resolve_devices().
-std::string resolve_device(const std::string& requested);
-
 // Slots for `devices`: `jobs` slots when given, else one per CUDA device x `workers_per_gpu`,
 // or one on the CPU. CUDA slots are spread round-robin over the devices and get one lock file
 // per device in `lock_dir`.
-std::vector<WorkerSlot> plan_slots(const std::vector<std::string>& devices, std::optional<int> jobs,
+std::vector<WorkerSlot> plan_slots(const std::vector<Device>& devices, std::optional<int> jobs,
                                    int workers_per_gpu, const std::filesystem::path& lock_dir);
 
 // Starts a probe worker that imports torch/triton and reports versions and the device.
 // Throws EnvironmentError with the worker's error when Python or torch is unusable.
-nlohmann::json probe_environment(const std::string& device, const std::filesystem::path& work_dir);
+nlohmann::json probe_environment(const Device& device, const std::filesystem::path& work_dir);
 
 // Runs `job` on `slot`'s device in a worker; throws Interrupted when a second Ctrl-C killed it.
 struct Interrupted {};

@@ -38,8 +38,8 @@ std::filesystem::path prompt_template_file(const GenerateSettings& settings) {
   return settings.prompt;
 }
 
-std::string device_facts(const nlohmann::json& environment, const std::string& device) {
-  if (device.rfind("cuda", 0) != 0) {
+std::string device_facts(const nlohmann::json& environment, const Device& device) {
+  if (!device.is_cuda()) {
     std::string name = environment.value("device_name", std::string("unknown CPU"));
     if (name.rfind("CPU", 0) != 0) name = "CPU: " + name;
     return fmt::format("{} (no GPU: Triton kernels run in Triton's interpreter, so times say nothing "

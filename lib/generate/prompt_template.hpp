@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "device/device.hpp"
 #include "generate/chat_request.hpp"
 #include "suite/generate_settings.hpp"
 
@@ -29,7 +30,7 @@ std::filesystem::path prompt_template_file(const GenerateSettings& settings);
 // The target as the prompt states it, from the probe's environment (device_name, sm_count,
 // gpu_memory_bytes, compute_capability): "NVIDIA H200 (132 SMs, 139.8 GiB, compute capability
 // 9.0)"; on the CPU "CPU: <model> (no GPU: ...)".
-std::string device_facts(const nlohmann::json& environment, const std::string& device);
+std::string device_facts(const nlohmann::json& environment, const Device& device);
 
 // Fills the template. Throws InputError (file:line) for an unknown placeholder or a missing file.
 std::vector<ChatMessage> render_prompt(const std::filesystem::path& template_file, const PromptInputs& inputs);

@@ -35,10 +35,10 @@ HistoryEntry history_entry(const RunReport& report, const std::string& source, c
   run.results_json = json.dump();
   run.run_key = to_hex(sha256(run.results_json));
   run.added_at = added_at;
-  run.started_at = report.started_at;
+  run.started_at = report.run.started_at;
   run.label = label;
   run.suite = report.suite_name;
-  run.device = report.device;
+  run.device = to_string(report.device);
   run.environment = report.environment;
   run.device_name = env_text(report.environment, "device_name");
   run.torch = env_text(report.environment, "torch");

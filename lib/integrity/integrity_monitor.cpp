@@ -49,7 +49,7 @@ void IntegrityMonitor::before_import(const std::vector<Trial>& trials) {
     // outputs were freed unpoisoned. Allocating blocks of the same sizes takes those back from
     // the allocator's free lists (CPU malloc, CUDA caching allocator) and overwrites them.
     // The expected outputs themselves are on the host; the sweep is on the job's device.
-    const at::Device device(job_.device);
+    const at::Device device(to_string(job_.device));
     std::vector<at::Tensor> sweep;
     for (const auto& trial : trials)
       for (const auto& expected : trial.expected)

@@ -23,8 +23,8 @@ const std::vector<std::string>& timing_keys() {
   return keys;
 }
 
-ResolvedTiming resolve_timing(const TimingConfig& c, const std::string& device_kind) {
-  const bool gpu = device_kind == "cuda";
+ResolvedTiming resolve_timing(const TimingConfig& c, DeviceKind kind) {
+  const bool gpu = kind == DeviceKind::cuda;
   ResolvedTiming r;
   r.mode = c.mode;
   r.target_ci = c.target_ci;

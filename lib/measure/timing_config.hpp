@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "device/device.hpp"
+
 namespace kbench {
 
 enum class TimingMode {
@@ -44,7 +46,7 @@ struct ResolvedTiming {
   int input_sets = 1;
 };
 
-ResolvedTiming resolve_timing(const TimingConfig& config, const std::string& device_kind);
+ResolvedTiming resolve_timing(const TimingConfig& config, DeviceKind kind);
 
 // The names accepted in a `timing:` block.
 const std::vector<std::string>& timing_keys();

@@ -33,7 +33,5 @@ struct GeneratedCandidate {
   std::string reply;  // the reply's text: the assistant message of the next turn's conversation
 };
 
-nlohmann::json to_json(const CandidateOrigin& origin);
-CandidateOrigin candidate_origin_from_json(const nlohmann::json& json);
 
 }  // namespace kbench

@@ -1,7 +1,5 @@
 #include "model/job_result.hpp"
 
-#include <cmath>
-#include <stdexcept>
 
 namespace kbench {
 
@@ -81,58 +79,6 @@ std::optional<double> speedup_vs(const JobResult& result, const std::string& bas
   const auto it = result.speedups.find(baseline);
   if (it == result.speedups.end()) return std::nullopt;
   return it->second.value;
-}
-
-nlohmann::json worker_message(const JobResult& result) {
-  nlohmann::json timings = nlohmann::json::object();
-  for (const auto& [name, m] : result.timings) {
-    timings[name] = {{"timer", m.timer},
-                     {"mode", m.mode},
-                     {"statistic", m.statistic},
-                     {"samples_ms", m.samples_ms},
-                     {"rounds", m.rounds},
-                     {"offstream_samples", m.offstream_samples},
-                     {"discarded_samples", m.discarded_samples},
-                     {"calls_per_sample", m.calls_per_sample},
-                     {"warmup_calls", m.warmup_calls}};
-  }
-  return {{"status", to_string(result.status)},
-          {"message", result.message},
-          {"diagnostics", result.diagnostics},
-          {"protocol", result.protocol},
-          {"timings", timings}};
-}
-
-void apply_worker_message(const nlohmann::json& message, JobResult& result) {
-  const auto status = status_from_string(message.at("status").get<std::string>());
-  if (!status) throw std::runtime_error("unknown status in worker message");
-  result.status = *status;
-  result.message = message.at("message").get<std::string>();
-  result.diagnostics = message.at("diagnostics");
-  if (!result.diagnostics.is_object()) throw std::runtime_error("diagnostics must be an object");
-  result.protocol = message.value("protocol", nlohmann::json::object());
-  result.timings.clear();
-  for (const auto& [name, value] : message.at("timings").items()) {
-    Measurement m;
-    m.timer = value.at("timer").get<std::string>();
-    m.mode = value.value("mode", "");
-    m.statistic = value.value("statistic", "median");
-    if (m.statistic != "median" && m.statistic != "mean")
-      throw std::runtime_error("unknown statistic in worker message");
-    m.samples_ms = value.at("samples_ms").get<std::vector<double>>();
-    m.rounds = value.value("rounds", std::vector<int>{});
-    m.offstream_samples = value.value("offstream_samples", 0);
-    m.discarded_samples = value.value("discarded_samples", 0);
-    m.calls_per_sample = value.value("calls_per_sample", 1);
-    m.warmup_calls = value.value("warmup_calls", 0);
-    for (double x : m.samples_ms)
-      if (!std::isfinite(x) || x < 0) throw std::runtime_error("invalid timing sample");
-    if (!m.rounds.empty() && m.rounds.size() != m.samples_ms.size())
-      throw std::runtime_error("rounds and samples differ in length");
-    if (m.samples_ms.empty()) continue;
-    result.timings[name] = std::move(m);
-  }
-  derive_statistics(result);
 }
 
 }  // namespace kbench

@@ -47,7 +47,7 @@ struct SpeedupEstimate {
 // interval (Unix seconds), so concurrency can be checked from the results file.
 struct ScheduleInfo {
   int slot = 0;
-  std::string device;
+  Device device;
   double start_unix_s = 0;
   double end_unix_s = 0;
 };
@@ -79,10 +79,6 @@ void derive_statistics(JobResult& result);
 // The point speedup vs `baseline`, when the candidate is correct and both were timed.
 std::optional<double> speedup_vs(const JobResult& result, const std::string& baseline);
 
-// The worker's message (status, message, diagnostics, protocol, timings with raw samples).
-nlohmann::json worker_message(const JobResult& result);
-// Fills `result` from a worker message, then derive_statistics(). Throws std::runtime_error on
-// a malformed message (which the controller treats as tampering: status crashed).
-void apply_worker_message(const nlohmann::json& message, JobResult& result);
+// The JSON forms (worker frame, results entry, journal line) are in model/codec.hpp.
 
 }  // namespace kbench

@@ -44,8 +44,8 @@ std::string meta_table(const RunReport& report) {
     out += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", escape_xml(key), escape_xml(value));
   };
   row("suite file", report.suite_file.string());
-  row("device", report.device);
-  row("started", report.started_at);
+  row("device", to_string(report.device));
+  row("started", report.run.started_at);
   row("evaluations", fmt::format("{} of {}", report.results.size(), report.planned_jobs));
   for (const auto& [key, value] : report.environment.items())
     row(key, value.is_string() ? value.get<std::string>() : value.dump());

@@ -48,10 +48,10 @@ std::string junit_report(const RunReport& report) {
   out << fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" "
       "time=\"{:.3f}\" timestamp=\"{}\">\n",
-      name, tests, failures, errors, time, escape_xml(report.started_at));
+      name, tests, failures, errors, time, escape_xml(report.run.started_at));
   out << "    <properties>\n";
   const std::vector<std::pair<std::string, std::string>> properties = {
-      {"device", report.device},
+      {"device", to_string(report.device)},
       {"device_name", env_value(report, "device_name")},
       {"torch", env_value(report, "torch")},
       {"triton", env_value(report, "triton")},

@@ -51,7 +51,7 @@ class MarkdownReporter final : public Reporter {
 
 std::string markdown_report(const RunReport& report, const MarkdownLimits& limits) {
   std::string out = fmt::format("### kbench: suite `{}` on {}\n\n", cell(report.suite_name),
-                                cell(report.device));
+                                cell(to_string(report.device)));
   out += "**" + cell(summary_line(report)) + "**\n\n";
   const std::size_t total = report.results.size();
   if (total < report.planned_jobs)

@@ -47,8 +47,9 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
   merged.suite_file = first.suite_file;
   merged.device = first.device;
   merged.environment = first.environment;
-  merged.started_at = first.started_at;
   merged.generation = first.generation;  // shards of one generated suite share their settings
+  // The shards' build and command line (the first's), from the earliest start to the last finish.
+  merged.run = first.run;
   std::map<std::pair<std::string, std::string>, std::string> seen;  // -> file it came from
   for (const auto& [name, report] : named_reports) {
     if (!ignore_env) check_same_environment(first, first_name, report, name);
@@ -61,7 +62,9 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
                                    "run, or pass --allow-suite-mismatch",
                                    first_name, name, generation_text(first.generation),
                                    generation_text(report.generation)));
-    merged.started_at = std::min(merged.started_at, report.started_at);  // ISO 8601 sorts
+    merged.run.started_at = std::min(merged.run.started_at, report.run.started_at);  // ISO 8601 sorts
+    if (merged.run.finished_at.empty() || report.run.finished_at.empty()) merged.run.finished_at.clear();
+    else merged.run.finished_at = std::max(merged.run.finished_at, report.run.finished_at);
     merged.planned_jobs += report.planned_jobs;
     merged.degenerate_problems.insert(report.degenerate_problems.begin(), report.degenerate_problems.end());
     for (const auto& r : report.results) {

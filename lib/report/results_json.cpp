@@ -2,12 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-#include <ctime>
 #include <fstream>
 
 #include "core/error.hpp"
-#include "core/version.hpp"
+#include "model/codec.hpp"
 #include "report/generation_totals.hpp"
 #include "report/turn_metrics.hpp"
 #include "report/summary_metrics.hpp"
@@ -19,94 +17,11 @@ std::string degenerate_text(const RunReport& report, const JobResult& r) {
   return it == report.degenerate_problems.end() ? "" : "degenerate problem: " + it->second;
 }
 
-std::string utc_now_iso8601() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 namespace {
 
 nlohmann::json optional_number(const std::optional<double>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
-
-nlohmann::json interval_json(const std::optional<Interval>& ci) {
-  return ci ? nlohmann::json::array({ci->low, ci->high}) : nlohmann::json(nullptr);
-}
-
-nlohmann::json measurement_json(const Measurement& m) {
-  const auto& s = m.stats;
-  return {{"timer", m.timer},
-          {"mode", m.mode},
-          {"statistic", m.statistic},
-          {"n", s.n},
-          {"median_ms", s.median},
-          {"median_ci_ms", interval_json(m.median_ci)},
-          {"mean_ms", s.mean},
-          {"min_ms", s.min},
-          {"p10_ms", s.p10},
-          {"p25_ms", s.p25},
-          {"p75_ms", s.p75},
-          {"p90_ms", s.p90},
-          {"max_ms", s.max},
-          {"stdev_ms", s.stdev},
-          {"cv", s.cv},
-          {"offstream_samples", m.offstream_samples},
-          {"discarded_samples", m.discarded_samples},
-          {"calls_per_sample", m.calls_per_sample},
-          {"warmup_calls", m.warmup_calls},
-          {"samples_ms", m.samples_ms},
-          {"rounds", m.rounds}};
-}
-
-nlohmann::json speedups_json(const JobResult& r) {
-  nlohmann::json out = nlohmann::json::object();
-  for (const auto& [baseline, s] : r.speedups) {
-    out[baseline] = {{"value", s.value},
-                     {"ci", interval_json(s.ci)},
-                     {"verdict", s.verdict ? nlohmann::json(to_string(*s.verdict)) : nlohmann::json(nullptr)}};
-  }
-  return out;
-}
-
-}  // namespace
-
-nlohmann::json result_json(const JobResult& r) {
-  nlohmann::json timings = nlohmann::json::object();
-  for (const auto& name : variant_names()) {
-    const auto it = r.timings.find(name);
-    timings[name] = it == r.timings.end() ? nlohmann::json(nullptr) : measurement_json(it->second);
-  }
-  nlohmann::json out = {{"problem", r.job.problem_id},
-          {"candidate", r.job.candidate},
-          {"candidate_file", r.job.candidate_file.string()},
-          {"problem_file", r.job.problem_file.string()},
-          {"level", r.job.level},
-          {"tags", r.job.tags},
-          {"status", to_string(r.status)},
-          {"message", r.message},
-          {"diagnostics", r.diagnostics},
-          {"timings", timings},
-          {"protocol", r.protocol},
-          {"speedups", speedups_json(r)},
-          {"speedup_vs_eager", optional_number(speedup_vs(r, "eager"))},
-          {"speedup_vs_inductor", optional_number(speedup_vs(r, "inductor"))},
-          {"wall_s", r.wall_s}};
-  if (r.job.origin) out["generation"] = to_json(*r.job.origin);
-  if (r.schedule) {
-    out["schedule"] = {{"slot", r.schedule->slot},
-                       {"device", r.schedule->device},
-                       {"start_unix_s", r.schedule->start_unix_s},
-                       {"end_unix_s", r.schedule->end_unix_s}};
-  }
-  return out;
-}
-
-namespace {
 
 nlohmann::json group_json(const GroupMetrics& m) {
   return {{"problems", m.problems},
@@ -177,14 +92,13 @@ nlohmann::json results_json(const RunReport& report) {
     }
   }
   nlohmann::json out = {{"schema_version", kResultsSchemaVersion},
-          {"kbench_version", kVersion},
           {"suite", {{"name", report.suite_name}, {"file", report.suite_file.string()}}},
-          {"device", report.device},
-          {"started_at", report.started_at},
+          {"device", to_string(report.device)},
           {"complete", report.results.size() == report.planned_jobs},
           {"environment", report.environment},
           {"results", results},
           {"summary", summary_json(compute_summary(report.results), report.planned_jobs)}};
+  write_run_info(report.run, out);
   if (report.generation) {
     const auto& g = *report.generation;
     nlohmann::json generation = {{"base_url", g.base_url}, {"model", g.model},

@@ -6,14 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/codec.hpp"  // result_json: one entry of "results"
 #include "report/run_report.hpp"
 
 namespace kbench {
 
 nlohmann::json results_json(const RunReport& report);
-
-// One entry of "results" (also one journal line's "result", lib/run/journal.cpp).
-nlohmann::json result_json(const JobResult& result);
 
 // Writes `file` through `write` into a temp file, then renames it over `file`: a reader never
 // sees half a file, and an interrupted run leaves the last complete version.

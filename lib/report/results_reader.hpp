@@ -19,6 +19,6 @@ RunReport read_results_file(const std::filesystem::path& file);
 // One entry of "results" (or a journal line's "result"); `where` prefixes error messages.
 // Throws InputError.
 JobResult read_result_json(const nlohmann::json& json, const std::string& where,
-                           const std::string& device);
+                           const Device& device);
 
 }  // namespace kbench

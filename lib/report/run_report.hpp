@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "device/device.hpp"
 #include "model/job_result.hpp"
+#include "model/run_info.hpp"
 
 namespace kbench {
 
@@ -25,8 +27,8 @@ struct GenerationRun {
 struct RunReport {
   std::string suite_name;
   std::filesystem::path suite_file;
-  std::string device;
-  std::string started_at;  // UTC, ISO 8601
+  Device device;  // one device, or "cuda" for a run spread over several
+  RunInfo run;    // command line, version, commit, start and finish
   nlohmann::json environment = nlohmann::json::object();
   std::size_t planned_jobs = 0;
   std::vector<JobResult> results;  // finished so far, in plan order
@@ -40,8 +42,7 @@ struct RunReport {
 std::string degenerate_text(const RunReport& report, const JobResult& r);
 
 // Results-file schema version "major.minor" (docs/results-format.md).
-inline constexpr const char* kResultsSchemaVersion = "1.0";
-
-std::string utc_now_iso8601();
+// 1.1: kbench_version, git_commit, command_line, finished_at (model/run_info.hpp).
+inline constexpr const char* kResultsSchemaVersion = "1.1";
 
 }  // namespace kbench

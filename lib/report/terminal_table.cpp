@@ -71,10 +71,10 @@ std::string summary_line(const RunReport& report) {
       "pass@1 {:.3f} ({}/{} correct, {} problems) | beats Inductor {} | geomean speedup vs "
       "Inductor {} | vs eager {} (over correct candidates; device {}, {})",
       m.pass_at_1, m.correct, m.evaluations, m.problems, beats, geo(m.geomean_speedup_vs_inductor),
-      geo(m.geomean_speedup_vs_eager), report.device, timer);
+      geo(m.geomean_speedup_vs_eager), to_string(report.device), timer);
 }
 
-std::string environment_line(const nlohmann::json& environment, const std::string& device) {
+std::string environment_line(const nlohmann::json& environment, const Device& device) {
   auto field = [&](const char* key) {
     const auto value = environment.value(key, nlohmann::json());
     const auto text = value.is_string() ? value.get<std::string>() : value.is_null() ? "" : value.dump();
@@ -82,7 +82,7 @@ std::string environment_line(const nlohmann::json& environment, const std::strin
   };
   std::string line = fmt::format("{} | torch {} | triton {}", field("device_name"), field("torch"),
                                  field("triton"));
-  if (device.rfind("cuda", 0) == 0) line += fmt::format(" | CUDA {} | driver {}", field("cuda"), field("driver"));
+  if (device.is_cuda()) line += fmt::format(" | CUDA {} | driver {}", field("cuda"), field("driver"));
   return line;
 }
 

@@ -16,7 +16,7 @@ std::string summary_line(const RunReport& report);
 // The run's environment line: "NVIDIA H200 | torch 2.9.0 | triton 3.5.0 | CUDA 12.8 | driver
 // 570.1". On the CPU the CUDA torch was built for and the (absent) driver are left out; empty
 // fields are "-".
-std::string environment_line(const nlohmann::json& environment, const std::string& device);
+std::string environment_line(const nlohmann::json& environment, const Device& device);
 
 // One progress line for a finished job (for logs while the run goes).
 std::string progress_line(const JobResult& result, std::size_t done, std::size_t total);

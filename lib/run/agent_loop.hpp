@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "device/device.hpp"
 #include "model/candidate_origin.hpp"
 #include "run/generation_request.hpp"
 #include "run/run_session.hpp"
@@ -22,7 +23,7 @@ namespace kbench {
 struct AgentSettings {
   int turns = 2;        // >= 2
   int concurrency = 4;  // agent threads: requests in flight for later turns
-  std::string device;   // the jobs' planned device (resolve_devices().front())
+  Device device;        // the jobs' planned device (resolve_devices().front())
   FollowUpGenerator next_turn;
   std::function<bool()> stopping;  // the first Ctrl-C; may be empty
 };

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "device/device.hpp"
 #include "model/candidate_origin.hpp"
 #include "suite/suite.hpp"
 
@@ -20,7 +21,7 @@ struct GenerationRequest {
   std::optional<std::filesystem::path> cache_file;  // nullopt: --no-cache
   std::optional<std::filesystem::path> prices_file;  // --prices
   nlohmann::json environment;  // the probe's: the target's facts for the prompt (device_facts)
-  std::string device;          // "cpu" or "cuda:N"
+  Device device;
   std::function<void(const std::string&)> log;  // may be empty
   // Ctrl-C, two stages like the evaluations: `stopping` (first signal) starts no new request and
   // lets those in flight finish into the cache; `cancelled` (second) drops them. May be empty.

@@ -12,7 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
-#include "report/results_json.hpp"
+#include "model/codec.hpp"
 #include "report/results_reader.hpp"
 
 namespace kbench {
@@ -30,7 +30,7 @@ std::string file_hash(const std::filesystem::path& file) {
 }
 
 nlohmann::json header_json(const JournalHeader& h) {
-  return {{"kbench_journal", kJournalVersion}, {"suite", h.suite_file}, {"device", h.device},
+  return {{"kbench_journal", kJournalVersion}, {"suite", h.suite_file}, {"device", to_string(h.device)},
           {"plan", h.plan},   {"planned", h.planned},      {"started_at", h.started_at}};
 }
 
@@ -53,23 +53,26 @@ std::string describe_plan_change(const nlohmann::json& header, const JournalHead
   std::vector<std::string> changes;
   if (header.value("suite", "") != expected.suite_file)
     changes.push_back(fmt::format("the suite file (was {})", header.value("suite", "?")));
-  if (header.value("device", "") != expected.device)
-    changes.push_back(fmt::format("the device (was {}, now {})", header.value("device", "?"), expected.device));
+  if (header.value("device", "") != to_string(expected.device))
+    changes.push_back(fmt::format("the device (was {}, now {})", header.value("device", "?"),
+                                  to_string(expected.device)));
   if (header.value("planned", std::size_t(0)) != expected.planned)
     changes.push_back(fmt::format("the number of evaluations (was {}, now {})",
                                   header.value("planned", std::size_t(0)), expected.planned));
   std::size_t changed_jobs = 0;
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    const auto line = nlohmann::json::parse(lines[i], nullptr, false);
-    if (!line.is_object() || !line.contains("index") || !line["index"].is_number_unsigned()) continue;
-    const auto index = line["index"].get<std::size_t>();
-    if (index < keys.size() && line.value("key", "") == keys[index]) continue;
+    JournalLine line;
+    try {
+      line = journal_line_from_json(nlohmann::json::parse(lines[i]), "");
+    } catch (const std::exception&) {
+      continue;  // damaged lines are reported by resume itself
+    }
+    if (line.index < keys.size() && line.key == keys[line.index]) continue;
     if (++changed_jobs > 3) continue;
-    const auto& result = line.contains("result") && line["result"].is_object() ? line["result"] : line;
     changes.push_back(fmt::format(
-        "{} / {} ({})", result.value("problem", "?"), result.value("candidate", "?"),
-        index < jobs.size() ? "its problem or candidate file, or its settings, changed"
-                            : "no longer in the plan"));
+        "{} ({})", result_label(line.result),
+        line.index < jobs.size() ? "its problem or candidate file, or its settings, changed"
+                                 : "no longer in the plan"));
   }
   if (changed_jobs > 3) changes.push_back(fmt::format("{} more finished jobs", changed_jobs - 3));
   if (changes.empty()) changes.push_back("a job not yet finished (its files or settings) changed");
@@ -92,8 +95,8 @@ std::vector<std::string> job_keys(const std::vector<Job>& jobs) {
   return keys;
 }
 
-std::string plan_fingerprint(const std::string& device, const std::vector<std::string>& keys) {
-  std::string all = device;
+std::string plan_fingerprint(const Device& device, const std::vector<std::string>& keys) {
+  std::string all = to_string(device);
   for (const auto& key : keys) all += "\n" + key;
   return hex(fnv1a(all));
 }
@@ -141,7 +144,7 @@ void Journal::write_line(const std::string& line) {
 void Journal::append(std::size_t index, const JobResult& result) { append(index, keys_.at(index), result); }
 
 void Journal::append(std::size_t index, const std::string& key, const JobResult& result) {
-  write_line(nlohmann::json{{"index", index}, {"key", key}, {"result", result_json(result)}}.dump());
+  write_line(journal_line_json(index, key, result).dump());
 }
 
 Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& expected,
@@ -182,14 +185,14 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
     const nlohmann::json header = parse(0);
     if (!header.is_object() || header.value("kbench_journal", 0) != kJournalVersion)
       throw InputError(fmt::format("{}:1: not a kbench journal (version {})", name, kJournalVersion));
-    if (header.value("plan", "") != expected.plan || header.value("device", "") != expected.device ||
+    if (header.value("plan", "") != expected.plan || header.value("device", "") != to_string(expected.device) ||
         header.value("suite", "") != expected.suite_file) {
       throw InputError(fmt::format(
           "{}: the journal is from another plan (suite {}, device {}, {} jobs, plan {}) than this "
           "run (suite {}, device {}, {} jobs, plan {}). What changed: {}. Run without --resume to "
           "start over, or give --journal a new path",
           name, header.value("suite", "?"), header.value("device", "?"), header.value("planned", 0),
-          header.value("plan", "?"), expected.suite_file, expected.device, expected.planned,
+          header.value("plan", "?"), expected.suite_file, to_string(expected.device), expected.planned,
           expected.plan, describe_plan_change(header, expected, lines, keys, jobs)));
     }
     started_at = header.value("started_at", expected.started_at);
@@ -197,34 +200,36 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
     std::vector<bool> seen(jobs.size(), false);
     std::set<std::string> pushed_keys;
     for (std::size_t i = 1; i < lines.size(); ++i) {
-      const nlohmann::json line = parse(i);
       const std::string where = fmt::format("{}:{}", name, i + 1);
-      if (!line.is_object() || !line.contains("index") || !line["index"].is_number_unsigned() ||
-          !line.contains("result"))
-        throw InputError(where + ": expected {\"index\", \"key\", \"result\"}; the journal is damaged");
-      const auto index = line["index"].get<std::size_t>();
+      JournalLine line;
+      try {
+        line = journal_line_from_json(parse(i), "");
+      } catch (const CodecError& e) {
+        throw InputError(fmt::format("{}: {}: expected {{\"index\", \"key\", \"result\"}}; the journal is damaged",
+                                     where, e.what()));
+      }
+      const auto index = line.index;
       if (index >= expected.planned) {  // pushed while the run went: matched by key later
-        const std::string key = line.value("key", "");
-        if (key.empty()) throw InputError(where + ": a pushed job's line has no key; the journal is damaged");
-        if (!pushed_keys.insert(key).second)
-          throw InputError(fmt::format("{}: job {} is recorded twice", where, key));
+        if (line.key.empty()) throw InputError(where + ": a pushed job's line has no key; the journal is damaged");
+        if (!pushed_keys.insert(line.key).second)
+          throw InputError(fmt::format("{}: job {} is recorded twice", where, line.key));
         JournalEntry entry;
         entry.index = index;
-        entry.key = key;
-        entry.result = read_result_json(line["result"], where, jobs.empty() ? expected.device : jobs[0].device);
+        entry.key = line.key;
+        entry.result = read_result_json(line.result, where, jobs.empty() ? expected.device : jobs[0].device);
         pushed.push_back(std::move(entry));
         continue;
       }
-      if (index >= jobs.size() || line.value("key", "") != keys[index])
+      if (index >= jobs.size() || line.key != keys[index])
         throw InputError(fmt::format("{}: job {} does not match this run's plan", where, index));
       if (seen[index]) throw InputError(fmt::format("{}: job {} is recorded twice", where, index));
       seen[index] = true;
       JournalEntry entry;
       entry.index = index;
       entry.key = keys[index];
-      entry.result = read_result_json(line["result"], where, jobs[index].device);
+      entry.result = read_result_json(line.result, where, jobs[index].device);
       // The plan's Job carries what the results file does not (settings, sizes).
-      const std::string ran_on = entry.result.schedule ? entry.result.schedule->device : jobs[index].device;
+      const Device ran_on = entry.result.schedule ? entry.result.schedule->device : jobs[index].device;
       entry.result.job = jobs[index];
       entry.result.job.device = ran_on;
       done.push_back(std::move(entry));

@@ -21,11 +21,11 @@ std::string job_key(const Job& job);
 std::vector<std::string> job_keys(const std::vector<Job>& jobs);
 
 // The plan's identity: the device as resolved and every job's key, in order.
-std::string plan_fingerprint(const std::string& device, const std::vector<std::string>& keys);
+std::string plan_fingerprint(const Device& device, const std::vector<std::string>& keys);
 
 struct JournalHeader {
   std::string suite_file;
-  std::string device;
+  Device device;
   std::string plan;  // plan_fingerprint()
   std::size_t planned = 0;
   std::string started_at;

@@ -23,7 +23,7 @@ std::string bytes_text(double bytes) {
   return fmt::format("{:.1f} MiB", bytes / double(1ull << 20));
 }
 
-Job validation_job(const Problem& problem, const std::string& device) {
+Job validation_job(const Problem& problem, const Device& device) {
   Job job;
   job.problem_id = problem.id;
   job.problem_file = problem.file;
@@ -31,7 +31,7 @@ Job validation_job(const Problem& problem, const std::string& device) {
   job.tags = problem.tags;
   job.device = device;
   job.settings = problem.settings;
-  if (auto it = problem.sizes.find(device_kind(device)); it != problem.sizes.end())
+  if (auto it = problem.sizes.find(to_string(device.kind)); it != problem.sizes.end())
     job.size_overrides = it->second;
   return job;
 }
@@ -89,7 +89,7 @@ std::string validation_line(const ProblemValidation& v) {
 std::vector<ProblemValidation> validate_suite(const ProblemValidationOptions& options) {
   Suite suite = load_suite(options.suite_file);
   select_problems(options.selection, std::nullopt, suite.problems);
-  const std::vector<std::string> devices = resolve_devices(options.device);
+  const std::vector<Device> devices = resolve_devices(options.device);
   const bool temporary = !options.work_dir;
   const auto work_dir = temporary ? make_temp_work_dir("kbench-validate") : *options.work_dir;
   std::filesystem::create_directories(work_dir);
@@ -102,9 +102,9 @@ std::vector<ProblemValidation> validate_suite(const ProblemValidationOptions& op
     std::filesystem::remove_all(work_dir, ignored);
   };
   try {
-    probe_environment(slot.device, work_dir);  // a broken Python is one error (exit 3), not N
+    probe_environment(*slot.device, work_dir);  // a broken Python is one error (exit 3), not N
     for (std::size_t i = 0; i < suite.problems.size(); ++i) {
-      const Job job = validation_job(suite.problems[i], slot.device);
+      const Job job = validation_job(suite.problems[i], *slot.device);
       out.push_back(judge(job, suite.problems[i], check_problem_in_worker(job, work_dir / fmt::format("problem-{:04d}", i),
                                                        slot, options.inductor)));
       if (options.log) options.log(validation_line(out.back()));

@@ -86,11 +86,11 @@ RunSession::RunSession(SessionSetup setup, RunReport report, const std::vector<J
   if (s.setup.journal_file) {
     const auto keys = job_keys(plan);
     JournalHeader header{s.report.suite_file.string(), s.report.device, plan_fingerprint(s.report.device, keys),
-                         plan.size(), s.report.started_at};
+                         plan.size(), s.report.run.started_at};
     if (s.setup.resume) {
       std::vector<JournalEntry> finished, pushed;
       s.journal.emplace(Journal::resume(*s.setup.journal_file, header, plan, keys, finished, pushed,
-                                        s.report.started_at));
+                                        s.report.run.started_at));
       s.by_index.resize(plan.size());
       for (auto& entry : finished) {
         done[entry.index] = true;
@@ -128,7 +128,7 @@ std::size_t RunSession::push(Job job) {
   JobResult result = std::move(resumed->second);
   s.resumable.erase(resumed);
   // The pushed Job carries what the results file does not (settings, sizes).
-  const std::string ran_on = result.schedule ? result.schedule->device : job.device;
+  const Device ran_on = result.schedule ? result.schedule->device : job.device;
   result.job = std::move(job);
   result.job.device = ran_on;
   s.tracker.already_finished();
@@ -193,7 +193,7 @@ RunReport RunSession::run() {
   // them. Every result waits for it, so nothing is recorded from an environment that turns out
   // unusable: its EnvironmentError ends the run before the first result is kept.
   const auto known = s.setup.environment;
-  const std::string probe_device = s.setup.devices.front();
+  const Device probe_device = s.setup.devices.front();
   const auto work_dir = s.setup.work_dir;
   s.probe = std::async(std::launch::async, [known, probe_device, work_dir] {
     return known ? *known : probe_environment(probe_device, work_dir);
@@ -227,6 +227,7 @@ RunReport RunSession::run() {
   std::lock_guard lock(s.mutex);
   s.await_environment();  // no job finished (all resumed, or interrupted early)
   if (s.producer_failure) std::rethrow_exception(s.producer_failure);
+  s.report.run.finished_at = utc_now_iso8601();
   if (s.setup.reporters) s.setup.reporters->finish(s.report);
   return s.report;
 }

@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/job.hpp"
+#include "device/device.hpp"
 #include "exec/job_queue.hpp"
 #include "model/job_result.hpp"
 #include "report/progress_line.hpp"
@@ -39,7 +40,7 @@ namespace kbench {
 class Journal;
 
 struct SessionSetup {
-  std::vector<std::string> devices;  // resolve_devices(); the first one probes
+  std::vector<Device> devices;  // resolve_devices(); the first one probes
   std::filesystem::path work_dir;    // exists; one job-NNNN folder per job
   std::optional<int> jobs;           // worker slots (plan_slots)
   int workers_per_gpu = 2;

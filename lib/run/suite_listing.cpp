@@ -129,7 +129,7 @@ std::string suite_listing_text(const Suite& suite, std::size_t total_problems) {
   return out;
 }
 
-std::string planned_jobs_text(const Suite& suite, const std::vector<Job>& jobs, const std::string& device) {
+std::string planned_jobs_text(const Suite& suite, const std::vector<Job>& jobs, const Device& device) {
   std::size_t id_width = 2, candidate_width = 9;
   for (const auto& j : jobs) {
     id_width = std::max(id_width, j.problem_id.size());
@@ -137,7 +137,7 @@ std::string planned_jobs_text(const Suite& suite, const std::vector<Job>& jobs, 
   }
   std::string out = fmt::format("dry run: suite '{}': {}, {} on {}; nothing is run\n", suite.name,
                                 count(suite.problems.size(), "problem"), count(jobs.size(), "evaluation"),
-                                device);
+                                to_string(device));
   out += fmt::format("{:>5}  {:<{}}  {:>5}  {:<{}}  {}\n", "#", "PROBLEM", id_width, "LEVEL",
                      "CANDIDATE", candidate_width, "FILE");
   for (std::size_t i = 0; i < jobs.size(); ++i) {

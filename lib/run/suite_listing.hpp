@@ -20,6 +20,6 @@ nlohmann::json suite_listing_json(const Suite& suite, std::size_t total_problems
 std::string suite_listing_text(const Suite& suite, std::size_t total_problems);
 
 // `run --dry-run`: one line per planned job, in plan order, and what the run would do.
-std::string planned_jobs_text(const Suite& suite, const std::vector<Job>& jobs, const std::string& device);
+std::string planned_jobs_text(const Suite& suite, const std::vector<Job>& jobs, const Device& device);
 
 }  // namespace kbench

@@ -171,9 +171,8 @@ RunReport run_suite(const SuiteRunOptions& options) {
   apply_overrides(options, suite);
   std::vector<OutputSpec> outputs = options.outputs;
   if (options.results_file) outputs.insert(outputs.begin(), {"json", options.results_file->string()});
-  const std::vector<std::string> devices = resolve_devices(options.device);
-  // One device is named as such; several CUDA devices (jobs spread over them) as "cuda".
-  const std::string device = devices.size() == 1 ? devices.front() : "cuda";
+  const std::vector<Device> devices = resolve_devices(options.device);
+  const Device device = run_device(devices);
   std::vector<NamedPath> inputs = run_inputs(suite, {});
   select_problems(options.selection, options.shard, suite.problems);  // run/selection.hpp
   if (options.resume && !options.journal && !(options.results_file && *options.results_file != "-"))
@@ -260,7 +259,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   report.suite_name = suite.name;
   report.suite_file = suite.file;
   report.device = device;
-  report.started_at = utc_now_iso8601();
+  report.run = current_run_info();
   for (const auto& p : suite.problems)
     if (p.degenerate_reason) report.degenerate_problems[p.id] = *p.degenerate_reason;
   if (generation)
@@ -272,7 +271,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   setup.work_dir = work_dir;
   setup.jobs = options.jobs;
   setup.workers_per_gpu = options.workers_per_gpu.value_or(2);
-  setup.prestart = options.prestart ? *options.prestart == "on" : device_kind(device) == "cuda";
+  setup.prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
   setup.environment = probed;
   setup.journal_file = journal_file;
   setup.resume = options.resume;
@@ -294,7 +293,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   const std::size_t evaluations = jobs.size() * std::size_t(generation ? generation->turns : 1);
   auto announce = [&](const RunSession& session) {
     log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {} ({} worker slot{})",
-                    suite.name, suite.problems.size(), evaluations, device, session.slot_count(),
+                    suite.name, suite.problems.size(), evaluations, to_string(device), session.slot_count(),
                     session.slot_count() == 1 ? "" : "s"));
   };
   if (follow_up_request) {

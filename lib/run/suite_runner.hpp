@@ -64,7 +64,7 @@ struct SuiteRunOptions {
 // and its jobs planned on the first device (`--dry-run` prints this and stops).
 struct SuitePlan {
   Suite suite;
-  std::vector<std::string> devices;
+  std::vector<Device> devices;
   std::vector<Job> jobs;
 };
 SuitePlan plan_suite(const SuiteRunOptions& options);

@@ -54,6 +54,14 @@ const std::map<std::string, NumberRange, std::less<>>& table() {
       {"samples_ms", closed(0, 1e9)},
       {"wall_s", closed(0, 1e9)},
       {"unix_s", closed(0, 1e11)},
+      {"round", integers(0, 1e9)},
+      {"sample count", integers(0, 1e9)},
+      {"slot", integers(0, 1e6)},
+      {"sample", integers(0, 1e6)},
+      {"samples", integers(1, 1e6)},
+      {"turn", integers(1, 1e6)},
+      {"choices_in_request", integers(1, 1e6)},
+      {"cost_usd", closed(0, 1e9)},
   };
   return ranges;
 }

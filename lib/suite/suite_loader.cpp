@@ -11,8 +11,10 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "device/device.hpp"
 #include "suite/number_range.hpp"
 #include "suite/suite.hpp"
+#include "device/device.hpp"
 #include "model/tolerance.hpp"
 #include "suite/yaml_value.hpp"
 
@@ -54,7 +56,6 @@ const std::vector<std::string> kProblemKeys = {"id",         "file",      "level
                                                "tags",       "sizes",     "alt_sizes",
                                                "candidates", "overrides", "description",
                                                "degenerate", "degenerate_reason"};
-const std::vector<std::string> kDeviceKinds = {"cpu", "cuda"};
 
 class SuiteParser {
  public:
@@ -344,7 +345,7 @@ class SuiteParser {
 
   void read_sizes(const YAML::Node& node, std::map<std::string, nlohmann::json>& sizes) const {
     if (!node.IsMap()) fail(node, "`sizes:` and `alt_sizes:` map a device kind (cpu, cuda) to constants");
-    check_keys(node, kDeviceKinds, "sizes");
+    check_keys(node, device_kind_names(), "sizes");
     for (const auto& item : node) {
       const auto kind = key_of(item.first);
       if (!item.second.IsMap()) fail(item.second, "expected a mapping CONSTANT: value");

@@ -104,13 +104,13 @@ class Evaluation {
       // TF32 silently changes fp32 results and speed; pin it off for every variant.
       torch_.attr("backends").attr("cuda").attr("matmul").attr("allow_tf32") = false;
       torch_.attr("backends").attr("cudnn").attr("allow_tf32") = false;
-      device_ = torch_.attr("device")(job_.device);
+      device_ = torch_.attr("device")(to_string(job_.device));
       dtype_ = torch_.attr(job_.settings.dtype.c_str());
     } catch (const py::error_already_set& e) {
       throw Verdict{Status::problem_error, "torch is not usable in the worker",
                     {{"traceback", describe_python_error(e)}}};
     }
-    timing_ = resolve_timing(job_.settings.timing, device_kind(job_.device));
+    timing_ = job_.timing;
     const Tolerance defaults = default_tolerance(job_.settings.dtype);
     tolerance_ = {job_.settings.atol.value_or(defaults.atol),
                   job_.settings.rtol.value_or(defaults.rtol)};
@@ -360,7 +360,7 @@ class Evaluation {
     long long bytes = 0;
     for (auto item : sets.front())
       if (is_tensor(item)) bytes += to_tensor(item).nbytes();
-    const long long budget = job_.device.rfind("cuda", 0) == 0 ? (4LL << 30) : (256LL << 20);
+    const long long budget = job_.device.is_cuda() ? (4LL << 30) : (256LL << 20);
     const std::size_t affordable = std::size_t(std::max(1LL, budget / std::max(1LL, 3 * bytes)));
     const bool poison = integrity_.enabled("stale_memory");
     try {
@@ -441,7 +441,7 @@ class Evaluation {
     // Only with device timing: on the CPU the interleaved candidate (often Triton's
     // interpreter) evicts the baseline's caches, which slowed honest level1 baselines by
     // 10-200% on the CI machine; the check would flag noise there (docs/timing.md).
-    const bool compare_pre_import = device_kind(job_.device) == "cuda";
+    const bool compare_pre_import = job_.device.is_cuda();
     for (const auto& [name, median] : pre_import_median_) {
       pre[name] = median;
       if (!compare_pre_import) continue;
@@ -460,7 +460,7 @@ class Evaluation {
   // CUDA, strict, require_custom_kernel: custom kernels must do a real share of the GPU work.
   void check_kernel_share() {
     if (!job_.settings.require_custom_kernel || !integrity_.enabled("custom_kernel_share") ||
-        device_kind(job_.device) != "cuda")
+        !job_.device.is_cuda())
       return;
     CostScope cost(integrity_);
     std::optional<KernelShare> share;
@@ -520,8 +520,8 @@ std::string cpu_model_name() {
 
 JobResult evaluate_job(const Job& job) { return Evaluation(job).run(); }
 
-nlohmann::json describe_environment(const std::string& device) {
-  nlohmann::json env = {{"kbench_version", kVersion}, {"device", device}};
+nlohmann::json describe_environment(const Device& device) {
+  nlohmann::json env = {{"kbench_version", kVersion}, {"device", to_string(device)}};
   auto sys = py::module_::import("sys");
   auto platform = py::module_::import("platform");
   env["python"] = py::str(platform.attr("python_version")()).cast<std::string>();
@@ -539,8 +539,8 @@ nlohmann::json describe_environment(const std::string& device) {
   env["driver"] = cuda::kernel_driver_release();
   if (env["driver"] == "") env["driver"] = nvml_driver_version();
   env["cuda_driver_api"] = cuda::driver_version();
-  if (device.rfind("cuda", 0) == 0) {
-    py::object dev = torch.attr("device")(device);
+  if (device.is_cuda()) {
+    py::object dev = torch.attr("device")(to_string(device));
     env["device_name"] = py::str(torch.attr("cuda").attr("get_device_name")(dev)).cast<std::string>();
     py::object props = torch.attr("cuda").attr("get_device_properties")(dev);
     env["sm_count"] = props.attr("multi_processor_count").cast<int>();

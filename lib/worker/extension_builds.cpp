@@ -42,7 +42,7 @@ void prepare_extension_builds(const Job& job) {
     py::cpp_function announce([](const std::string& phase) { announce_phase(phase); });
     const std::string cache = env_or("KBENCH_EXTENSION_CACHE", "");
     py::object builds = scope["install"](
-        py::module_::import("torch"), job.device, std::atoi(env_or("KBENCH_BUILD_JOBS", "1").c_str()),
+        py::module_::import("torch"), to_string(job.device), std::atoi(env_or("KBENCH_BUILD_JOBS", "1").c_str()),
         (std::filesystem::current_path() / kJobExtensionsDir).string(), cache.empty() ? py::object(py::none()) : py::str(cache),
         env_or("KBENCH_EXTENSION_CACHE_OFF", "the shared extension cache is off"), announce,
         py::bytes(source));

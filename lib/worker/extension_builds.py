@@ -463,7 +463,7 @@ def install(torch, device, build_jobs, own_dir, cache_dir, cache_off_reason, ann
     """Arch and parallelism for every build of this job, the prebuilds, then the replacement."""
     import functools
     import torch.utils.cpp_extension as cpp_extension
-    if device.startswith("cuda"):
+    if torch.device(device).type == "cuda":  # the job's device, parsed by torch
         # The job's own GPU, read through torch: one architecture instead of torch's list.
         major, minor = torch.cuda.get_device_capability(torch.device(device))
         os.environ["TORCH_CUDA_ARCH_LIST"] = f"{major}.{minor}"

@@ -14,7 +14,7 @@ namespace kbench {
 nlohmann::json validate_problem(const Job& job, bool inductor) {
   const Tolerance defaults = default_tolerance(job.settings.dtype);
   const nlohmann::json request = {{"problem_file", job.problem_file.string()},
-                                  {"device", job.device},
+                                  {"device", to_string(job.device)},
                                   {"dtype", job.settings.dtype},
                                   {"sizes", job.size_overrides},
                                   {"atol", job.settings.atol.value_or(defaults.atol)},

@@ -65,7 +65,7 @@ def _close(a, b, atol, rtol):
 def _run(model, inputs, device):
     with torch.no_grad():
         out = _flat(model(*inputs))
-    if device.startswith("cuda"):
+    if torch.device(device).type == "cuda":  # the job's device, parsed by torch
         torch.cuda.synchronize()
     return [t.detach().clone() for t in out]
 
@@ -97,7 +97,7 @@ def _validate(r, result):
         return
     check("imports", True)
     seed = 1000
-    if device.startswith("cuda"):
+    if torch.device(device).type == "cuda":  # the job's device, parsed by torch
         torch.cuda.reset_peak_memory_stats()
     try:
         model = _model(module, device, dtype, seed)
@@ -109,7 +109,7 @@ def _validate(r, result):
     except BaseException as e:
         check("runs", False, _last_line(e))
         return
-    if device.startswith("cuda"):
+    if torch.device(device).type == "cuda":  # the job's device, parsed by torch
         result["peak_memory_bytes"] = int(torch.cuda.max_memory_allocated())
     if not check("runs", len(out) > 0, "" if out else "forward returned no tensor"):
         return

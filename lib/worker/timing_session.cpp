@@ -19,10 +19,6 @@ namespace {
 
 constexpr long long kKernelBenchFlushBytes = 256LL << 20;
 
-int cuda_index(const std::string& device) {
-  const auto colon = device.find(':');
-  return colon == std::string::npos ? 0 : std::stoi(device.substr(colon + 1));
-}
 
 py::tuple clone_inputs(const py::list& inputs) {
   py::tuple copies(inputs.size());
@@ -95,13 +91,13 @@ struct VariantState {
 TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets, CallAudit* audit)
     : job_(job), input_sets_(std::move(input_sets)), audit_(audit) {
   sets_interchangeable_ = interchangeable(input_sets_);
-  cuda_ = device_kind(job.device) == "cuda";
+  cuda_ = job.device.is_cuda();
   if (!cuda_) {
     timer_ = make_host_timer();
   } else {
-    const int index = cuda_index(job.device);
+    const int index = job.device.index.value_or(0);
     timer_ = make_cuda_event_timer(index);
-    const ResolvedTiming t = resolve_timing(job.settings.timing, "cuda");
+    const ResolvedTiming& t = job.timing;
     if (t.mode == TimingMode::kernelbench) {
       flush_bytes_ = kKernelBenchFlushBytes;
     } else if (t.mode != TimingMode::hot) {
@@ -109,7 +105,7 @@ TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets, C
       flush_bytes_ = std::max(2 * cuda::l2_cache_bytes(index), kKernelBenchFlushBytes);
     }
     if (flush_bytes_ > 0)
-      flush_buffer_ = at::zeros({flush_bytes_}, at::TensorOptions().dtype(at::kByte).device(job.device));
+      flush_buffer_ = at::zeros({flush_bytes_}, at::TensorOptions().dtype(at::kByte).device(to_string(job.device)));
     monitor_ = std::make_unique<GpuMonitor>(cuda::pci_bus_id(index));
     if (!monitor_->available()) notes_["clocks"] = monitor_->unavailable_reason();
   }

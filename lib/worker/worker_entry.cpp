@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "exec/result_channel.hpp"
+#include "model/codec.hpp"
 #include "worker/evaluation.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/extension_builds.hpp"
@@ -144,7 +145,7 @@ void worker_validate(const std::filesystem::path& job_file, bool inductor, int r
   deliver(message);
 }
 
-void worker_probe(const std::string& device, int result_fd, int key_fd) {
+void worker_probe(const Device& device, int result_fd, int key_fd) {
   bind_channel(result_fd);
   read_key(key_fd);
   nlohmann::json message;

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include "device/device.hpp"
+
 namespace kbench {
 
 [[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd,
@@ -13,6 +15,6 @@ namespace kbench {
 // `kbench validate`: the problem of `job_file` checked on its device (worker/problem_validation.hpp).
 [[noreturn]] void worker_validate(const std::filesystem::path& job_file, bool inductor, int result_fd,
                                   int key_fd);
-[[noreturn]] void worker_probe(const std::string& device, int result_fd, int key_fd);
+[[noreturn]] void worker_probe(const Device& device, int result_fd, int key_fd);
 
 }  // namespace kbench

@@ -15,7 +15,7 @@ inline RunReport nightly_run(int night, double p2_slowdown = 1.0) {
   RunReport report = sample_report();
   report.suite_name = "nightly";
   report.suite_file = "/suite/nightly.yaml";
-  report.started_at = fmt::format("2026-11-{:02}T02:00:00Z", night + 1);
+  report.run.started_at = fmt::format("2026-11-{:02}T02:00:00Z", night + 1);
   report.results.clear();
   const std::pair<const char*, double> problems[] = {{"p1", 1.0}, {"p2", 2.0}, {"p3", 0.5}};
   for (std::size_t k = 0; k < std::size(problems); ++k) {

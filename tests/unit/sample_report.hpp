@@ -14,7 +14,7 @@ inline JobResult sample_result(const std::string& problem, const std::string& ca
   r.job.candidate_file = "/suite/solutions/" + candidate;
   r.job.level = 1;
   r.job.tags = {"t"};
-  r.job.device = "cpu";
+  r.job.device = cpu_device();
   r.status = status;
   r.wall_s = 1.5;
   auto add = [&](const char* name, std::vector<double> samples) {
@@ -45,8 +45,12 @@ inline RunReport sample_report() {
   RunReport report;
   report.suite_name = "sample";
   report.suite_file = "/suite/sample.yaml";
-  report.device = "cpu";
-  report.started_at = "2026-11-30T12:00:00Z";
+  report.device = cpu_device();
+  report.run.command_line = {"kbench", "run", "/suite/sample.yaml", "-o", "results.json"};
+  report.run.kbench_version = "0.1.0";
+  report.run.git_commit = "0123456789abcdef0123456789abcdef01234567";
+  report.run.started_at = "2026-11-30T12:00:00Z";
+  report.run.finished_at = "2026-11-30T12:00:09Z";
   report.environment = {{"device_name", "CPU"}, {"torch", "2.11.0"}, {"triton", "3.6.0"},
                         {"cuda", ""}, {"driver", ""}, {"kbench_version", "0.1.0"}};
   report.results = {
@@ -56,7 +60,7 @@ inline RunReport sample_report() {
       sample_result("p3", "p3_triton.py", Status::crashed, {}, {}, {}),
   };
   // Where p1 ran (results written before `schedule` existed have none, like the others here).
-  report.results[0].schedule = ScheduleInfo{1, "cpu", 1764504000.25, 1764504001.75};
+  report.results[0].schedule = ScheduleInfo{1, cpu_device(), 1764504000.25, 1764504001.75};
   // Every report format must show flags (uncertain integrity findings) next to the result.
   report.results[0].diagnostics["flags"] = {"degenerate_reference: the reference outputs are identical on every seed"};
   // p2 is marked degenerate by its suite: every format says so next to both of its results.

@@ -112,9 +112,9 @@ TEST_CASE("timeouts, signals, silent exits and forged messages") {
 }
 
 TEST_CASE("device names are validated before any work") {
-  CHECK(resolve_device("cpu") == "cpu");
+  CHECK(resolve_device("cpu") == cpu_device());
   CHECK_THROWS_AS(resolve_device("gpu"), InputError);
   CHECK_THROWS_AS(resolve_device("cuda:x"), InputError);
-  const std::string automatic = resolve_device("auto");
-  CHECK((automatic == "cpu" || automatic == "cuda:0"));
+  const Device automatic = resolve_device("auto");
+  CHECK((automatic == cpu_device() || automatic == cuda_device(0)));
 }

@@ -84,7 +84,7 @@ GenerationRequest request_for(const Suite& suite, const test::TempDir& dir, bool
   r.output_dir = dir.path() / "out.generated";
   if (cache) r.cache_file = dir.path() / "cache.sqlite";
   r.environment = {{"device_name", "Test CPU"}};
-  r.device = "cpu";
+  r.device = cpu_device();
   r.sleep = [](double) {};
   return r;
 }
@@ -390,7 +390,7 @@ TEST_CASE("prompts: every built-in template renders with the problem, rules and 
           suite.problems[0], settings,
           device_facts({{"device_name", "NVIDIA H200"}, {"sm_count", 132}, {"gpu_memory_bytes", 150754820096LL},
                         {"compute_capability", "9.0"}},
-                       "cuda:0"));
+                       cuda_device(0)));
       REQUIRE(messages.size() == 2);
       CHECK(messages[0].role == "system");
       const auto& user = messages[1].content;
@@ -402,8 +402,8 @@ TEST_CASE("prompts: every built-in template renders with the problem, rules and 
       CHECK((std::string(name) == "one_shot") == (user.find("a good answer is") != std::string::npos));
     }
   }
-  CHECK(device_facts({{"device_name", "AMD EPYC"}}, "cpu").rfind("CPU: AMD EPYC (no GPU", 0) == 0);
-  CHECK(device_facts({{"device_name", "CPU: AMD EPYC"}}, "cpu").rfind("CPU: AMD EPYC (no GPU", 0) == 0);
+  CHECK(device_facts({{"device_name", "AMD EPYC"}}, cpu_device()).rfind("CPU: AMD EPYC (no GPU", 0) == 0);
+  CHECK(device_facts({{"device_name", "CPU: AMD EPYC"}}, cpu_device()).rfind("CPU: AMD EPYC (no GPU", 0) == 0);
   const auto bad = dir.write("bad.md", "@@ user\nHello {{problem_sorce}}\n");
   GenerateSettings settings;
   settings.prompt = bad.string();

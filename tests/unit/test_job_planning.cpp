@@ -1,5 +1,6 @@
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "model/codec.hpp"
 #include "model/job.hpp"
 #include "suite/suite.hpp"
 #include "temp_dir.hpp"
@@ -21,7 +22,7 @@ problems:
   - {id: a, file: ../problems/a.py, sizes: {cpu: {N: 4}, cuda: {N: 4096}}}
   - {id: b, file: ../problems/b.py, tags: [t]}
 )");
-  const auto jobs = plan_jobs(load_suite(file), "cpu");
+  const auto jobs = plan_jobs(load_suite(file), cpu_device());
   REQUIRE(jobs.size() == 3);
   CHECK(jobs[0].problem_id == "a");
   CHECK(jobs[0].candidate == "a_triton.py");
@@ -31,9 +32,9 @@ problems:
   CHECK(jobs[2].size_overrides.empty());
   CHECK(jobs[0].candidate_file.is_absolute());
 
-  const auto gpu_jobs = plan_jobs(load_suite(file), "cuda:1");
+  const auto gpu_jobs = plan_jobs(load_suite(file), cuda_device(1));
   CHECK(gpu_jobs[0].size_overrides["N"] == 4096);
-  CHECK(gpu_jobs[0].device == "cuda:1");
+  CHECK(gpu_jobs[0].device == cuda_device(1));
 }
 
 TEST_CASE("a problem that matches no candidate file is an input error naming it") {
@@ -41,7 +42,7 @@ TEST_CASE("a problem that matches no candidate file is an input error naming it"
   dir.write("a.py", "");
   const auto file = dir.write("s.yaml", "suite: s\ncandidates: none/{id}.py\nproblems:\n  - {id: a, file: a.py}\n");
   try {
-    plan_jobs(load_suite(file), "cpu");
+    plan_jobs(load_suite(file), cpu_device());
     FAIL("expected an InputError");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()).find("/s.yaml:4:5: problem 'a': no candidate file matches none/{id}.py") != std::string::npos);
@@ -56,9 +57,10 @@ TEST_CASE("jobs round-trip through JSON") {
   job.tags = {"a"};
   job.candidate = "c.py";
   job.candidate_file = "/x/c.py";
-  job.device = "cuda:0";
+  job.device = cuda_device(0);
   job.settings.timing.min_samples = 9;
   job.settings.timing.mode = TimingMode::hot;
+  job.timing = resolve_timing(job.settings.timing, job.device.kind);  // as planning does
   job.settings.atol = 0.1;
   job.size_overrides = {{"N", 3}};
   job.alt_size_overrides = {{"N", 5}};
@@ -78,17 +80,17 @@ TEST_CASE("jobs round-trip through JSON") {
   CHECK(!back.settings.alt_inputs);
   CHECK(back.problem_id == "p");
   CHECK(back.level == 2);
-  CHECK(back.device == "cuda:0");
-  CHECK(*back.settings.timing.min_samples == 9);
-  CHECK(back.settings.timing.mode == TimingMode::hot);
-  CHECK(*back.settings.timing.max_time_s == 8.0);  // resolved for cuda on the way out
+  CHECK(back.device == cuda_device(0));
+  CHECK(back.timing.min_samples == 9);
+  CHECK(back.timing.mode == TimingMode::hot);
+  CHECK(back.timing.max_time_s == 8.0);  // resolved for cuda at planning
   CHECK(*back.settings.atol == 0.1);
   CHECK(!back.settings.rtol);
   CHECK(back.size_overrides["N"] == 3);
 }
 
 TEST_CASE("device kinds") {
-  CHECK(device_kind("cpu") == "cpu");
-  CHECK(device_kind("cuda") == "cuda");
-  CHECK(device_kind("cuda:3") == "cuda");
+  CHECK(parse_device("cpu")->kind == DeviceKind::cpu);
+  CHECK(parse_device("cuda")->kind == DeviceKind::cuda);
+  CHECK(parse_device("cuda:3")->kind == DeviceKind::cuda);
 }

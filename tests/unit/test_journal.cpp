@@ -27,11 +27,11 @@ struct Plan {
       job.problem_file = problem;
       job.candidate = "c" + std::to_string(i) + ".py";
       job.candidate_file = dir.write(job.candidate, "# candidate " + std::to_string(i) + "\n");
-      job.device = "cpu";
+      job.device = cpu_device();
       jobs.push_back(job);
     }
     keys = job_keys(jobs);
-    header = {"suite.yaml", "cpu", plan_fingerprint("cpu", keys), jobs.size(), "2026-11-30T18:00:00Z"};
+    header = {"suite.yaml", cpu_device(), plan_fingerprint(cpu_device(), keys), jobs.size(), "2026-11-30T18:00:00Z"};
   }
   [[nodiscard]] std::filesystem::path file() const { return dir.path() / "r.json.journal.jsonl"; }
 };
@@ -49,7 +49,7 @@ JobResult sample_result(const Job& job, double sample) {
   r.timings["candidate"] = m;
   r.timings["eager"] = m;
   r.protocol = {{"rounds", 4}};
-  r.schedule = ScheduleInfo{1, "cpu", 1764525600.25, 1764525601.5};
+  r.schedule = ScheduleInfo{1, cpu_device(), 1764525600.25, 1764525601.5};
   derive_statistics(r);
   return r;
 }
@@ -126,7 +126,7 @@ TEST_CASE("resume refuses another plan, a damaged line, a duplicate job and a mi
   SECTION("a candidate file changed") {
     std::ofstream(plan.jobs[1].candidate_file) << "# edited\n";
     auto header = plan.header;
-    header.plan = plan_fingerprint("cpu", job_keys(plan.jobs));
+    header.plan = plan_fingerprint(cpu_device(), job_keys(plan.jobs));
     const auto error = error_of([&] { resume(header, plan.jobs); });
     CHECK(error.find("another plan") != std::string::npos);
     // Job 1 has not finished: the message says an unfinished job changed (issue 17, defect 10).
@@ -136,7 +136,7 @@ TEST_CASE("resume refuses another plan, a damaged line, a duplicate job and a mi
     auto jobs = plan.jobs;
     jobs[0].settings.timeout_s += 1;
     auto header = plan.header;
-    header.plan = plan_fingerprint("cpu", job_keys(jobs));
+    header.plan = plan_fingerprint(cpu_device(), job_keys(jobs));
     // Job 0 finished under the old settings: the message names it.
     const auto error = error_of([&] { resume(header, jobs); });
     CHECK(error.find("What changed: " + jobs[0].problem_id + " / " + jobs[0].candidate +
@@ -144,7 +144,7 @@ TEST_CASE("resume refuses another plan, a damaged line, a duplicate job and a mi
   }
   SECTION("another device") {
     auto header = plan.header;
-    header.device = "cuda:0";
+    header.device = cuda_device(0);
     const auto error = error_of([&] { resume(header, plan.jobs); });
     CHECK(error.find("another plan") != std::string::npos);
     CHECK(error.find("the device (was cpu, now cuda:0)") != std::string::npos);
@@ -182,7 +182,7 @@ TEST_CASE("job keys change with the candidate's content and settings, not with n
   auto jobs = plan.jobs;
   jobs[2].settings.seeds += 1;
   CHECK(job_key(jobs[2]) != plan.keys[2]);
-  CHECK(plan_fingerprint("cpu", plan.keys) != plan_fingerprint("cuda", plan.keys));
+  CHECK(plan_fingerprint(cpu_device(), plan.keys) != plan_fingerprint(every_cuda_device(), plan.keys));
   CHECK(default_journal_path("out/r.json") == std::filesystem::path("out/r.json.journal.jsonl"));
 }
 
@@ -191,7 +191,7 @@ TEST_CASE("jobs pushed after the plan are journaled under their key and come bac
   // A plan of the first job; the other two pushed while the run went (an agent's later turns).
   const std::vector<Job> first(plan.jobs.begin(), plan.jobs.begin() + 1);
   const auto first_keys = job_keys(first);
-  JournalHeader header{"suite.yaml", "cpu", plan_fingerprint("cpu", first_keys), 1, "2026-12-01T12:00:00Z"};
+  JournalHeader header{"suite.yaml", cpu_device(), plan_fingerprint(cpu_device(), first_keys), 1, "2026-12-01T12:00:00Z"};
   const JobResult pushed = sample_result(plan.jobs[2], 0.5);
   {
     Journal journal(plan.file(), header, first_keys);

@@ -90,7 +90,7 @@ TEST_CASE("a KernelBench checkout imports into a suite that loads and plans") {
     CHECK(suite.defaults.dtype == "float32");
     CHECK(suite.defaults.atol == Approx(1e-4));
     CHECK(suite.defaults.rtol == Approx(1e-4));
-    const auto jobs = plan_jobs(suite, "cpu");
+    const auto jobs = plan_jobs(suite, cpu_device());
     REQUIRE(jobs.size() == 7);
     CHECK(jobs[1].candidate_file.filename() == "a.py");
     CHECK(jobs[1].candidate_file.parent_path().filename() == "L1_19_ReLU");
@@ -113,7 +113,7 @@ TEST_CASE("a KernelBench checkout imports into a suite that loads and plans") {
     CHECK(relu->candidate_patterns == std::vector<std::string>{"../runs/level_1/19_*.py"});
     Suite one = suite;
     one.problems = {*relu};
-    CHECK(plan_jobs(one, "cpu").size() == 2);
+    CHECK(plan_jobs(one, cpu_device()).size() == 2);
   }
 
   SECTION("the KernelBench/ folder itself works as DIR") {

@@ -64,8 +64,8 @@ TEST_CASE("results are written atomically and bad paths fail fast") {
 TEST_CASE("the environment line leaves CUDA out on the CPU and never prints an empty field") {
   const nlohmann::json env = {{"device_name", "CPU: AMD EPYC"}, {"torch", "2.11.0+cu130"},
                               {"triton", "3.6.0"}, {"cuda", "13.0"}, {"driver", ""}};
-  CHECK(environment_line(env, "cpu") == "CPU: AMD EPYC | torch 2.11.0+cu130 | triton 3.6.0");
-  CHECK(environment_line(env, "cuda:0") ==
+  CHECK(environment_line(env, cpu_device()) == "CPU: AMD EPYC | torch 2.11.0+cu130 | triton 3.6.0");
+  CHECK(environment_line(env, cuda_device(0)) ==
         "CPU: AMD EPYC | torch 2.11.0+cu130 | triton 3.6.0 | CUDA 13.0 | driver -");
-  CHECK(environment_line(nlohmann::json::object(), "cuda") == "- | torch - | triton - | CUDA - | driver -");
+  CHECK(environment_line(nlohmann::json::object(), every_cuda_device()) == "- | torch - | triton - | CUDA - | driver -");
 }

@@ -49,13 +49,13 @@ struct PushingRun {
   PushingRun(const std::filesystem::path& dir, const std::filesystem::path& work_dir, bool resume) {
     std::filesystem::create_directories(work_dir);
     const Suite suite = load_suite(test::kDataDir / "suites/quick.yaml");
-    jobs = plan_jobs(suite, "cpu");
+    jobs = plan_jobs(suite, cpu_device());
     REQUIRE(jobs.size() == 6);
     const ReporterSet reporters({{"json", (dir / "r.json").string()}, {"csv", (dir / "r.csv").string()}});
     RunSession* running = nullptr;
     std::size_t next = 2;
     SessionSetup setup;
-    setup.devices = {"cpu"};
+    setup.devices = {cpu_device()};
     setup.work_dir = work_dir;
     setup.jobs = 2;  // a push lands while the other slot's job still runs
     setup.journal_file = dir / "r.journal.jsonl";
@@ -71,8 +71,8 @@ struct PushingRun {
     RunReport header;
     header.suite_name = suite.name;
     header.suite_file = suite.file;
-    header.device = "cpu";
-    header.started_at = utc_now_iso8601();
+    header.device = cpu_device();
+    header.run.started_at = utc_now_iso8601();
     RunSession session(std::move(setup), header, {jobs[0], jobs[1]});
     running = &session;
     session.expect(jobs.size());

@@ -27,7 +27,7 @@ std::vector<Job> make_jobs(int n) {
   std::vector<Job> jobs(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     jobs[std::size_t(i)].problem_id = "p" + std::to_string(i);
-    jobs[std::size_t(i)].device = "cpu";
+    jobs[std::size_t(i)].device = cpu_device();
   }
   return jobs;
 }
@@ -51,7 +51,7 @@ struct FakeRunner {
     r.schedule = ScheduleInfo{};
     std::lock_guard lock(mutex);
     intervals[job.problem_id] = {start, now_s()};
-    device_of[job.problem_id] = slot.device;
+    device_of[job.problem_id] = slot.device ? to_string(*slot.device) : "";
     return r;
   }
 };
@@ -63,7 +63,7 @@ TEST_CASE("two slots run jobs side by side; each result reports its slot") {
   const auto jobs = make_jobs(4);
   FakeRunner fake{0.3};
   ControllerOptions options;
-  options.slots = {{"cpu", {}}, {"cpu", {}}};
+  options.slots = {{cpu_device(), {}}, {cpu_device(), {}}};
   options.runner = [&](const Job& j, const std::filesystem::path& d, const WorkerSlot& s) { return fake(j, d, s); };
   std::vector<std::size_t> started, finished;
   std::set<int> slots_seen;
@@ -85,19 +85,19 @@ TEST_CASE("two slots run jobs side by side; each result reports its slot") {
 }
 
 TEST_CASE("several GPUs: slots are spread round-robin and each GPU has one lock file") {
-  const auto slots = plan_slots({"cuda:0", "cuda:1"}, std::nullopt, 2, "/tmp/locks");
+  const auto slots = plan_slots({cuda_device(0), cuda_device(1)}, std::nullopt, 2, "/tmp/locks");
   REQUIRE(slots.size() == 4);
-  CHECK(slots[0].device == "cuda:0");
-  CHECK(slots[1].device == "cuda:1");
-  CHECK(slots[2].device == "cuda:0");
+  CHECK(slots[0].device == cuda_device(0));
+  CHECK(slots[1].device == cuda_device(1));
+  CHECK(slots[2].device == cuda_device(0));
   CHECK(slots[0].gpu_lock == slots[2].gpu_lock);
   CHECK(slots[0].gpu_lock != slots[1].gpu_lock);
   CHECK(slots[0].gpu_lock.parent_path() == "/tmp/locks");
-  CHECK(plan_slots({"cuda:1"}, 3, 2, "/tmp").size() == 3);
-  const auto cpu = plan_slots({"cpu"}, std::nullopt, 2, "/tmp");
+  CHECK(plan_slots({cuda_device(1)}, 3, 2, "/tmp").size() == 3);
+  const auto cpu = plan_slots({cpu_device()}, std::nullopt, 2, "/tmp");
   REQUIRE(cpu.size() == 1);  // CPU timing is perturbed by concurrency: one slot unless asked
   CHECK(cpu[0].gpu_lock.empty());
-  CHECK(plan_slots({"cpu"}, 2, 2, "/tmp").size() == 2);
+  CHECK(plan_slots({cpu_device()}, 2, 2, "/tmp").size() == 2);
 }
 
 TEST_CASE("jobs marked done are skipped") {
@@ -117,7 +117,7 @@ TEST_CASE("after an interrupt no job starts; running ones finish and are recorde
   reset_interrupts();
   const auto jobs = make_jobs(6);
   ControllerOptions options;
-  options.slots = {{"cpu", {}}, {"cpu", {}}};
+  options.slots = {{cpu_device(), {}}, {cpu_device(), {}}};
   std::atomic<bool> second_started{false};
   options.on_start = [&](std::size_t index, const Job&, int) {
     if (index == 1) second_started = true;
@@ -191,7 +191,7 @@ TEST_CASE("a queue that grows while it runs: jobs pushed from on_result and from
   const auto first = make_jobs(2);
   for (const auto& job : first) queue.push(job);
   ControllerOptions options;
-  options.slots = {{"cpu", {}}, {"cpu", {}}};
+  options.slots = {{cpu_device(), {}}, {cpu_device(), {}}};
   options.runner = [&](const Job& j, const std::filesystem::path& d, const WorkerSlot& s) { return fake(j, d, s); };
   std::vector<std::size_t> finished;
   std::size_t pushed_from_results = 0;
@@ -201,7 +201,7 @@ TEST_CASE("a queue that grows while it runs: jobs pushed from on_result and from
     if (pushed_from_results < 4) {
       Job job;
       job.problem_id = "from-result-" + std::to_string(pushed_from_results++);
-      job.device = "cpu";
+      job.device = cpu_device();
       queue.push(job);
     }
   };
@@ -210,7 +210,7 @@ TEST_CASE("a queue that grows while it runs: jobs pushed from on_result and from
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the slots are idle by now
     Job job;
     job.problem_id = "from-thread";
-    job.device = "cpu";
+    job.device = cpu_device();
     queue.push(job);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     queue.close();

@@ -1,0 +1,15 @@
+#pragma once
+// The per-GPU lock file (docs/architecture.md#several-slots-and-the-gpu-lock): one per physical
+// device, shared by every kbench run on the machine. Workers take it (lib/worker/gpu_lock.cpp).
+#include <filesystem>
+
+#include "device/device.hpp"
+
+namespace kbench {
+
+// The lock file of CUDA device `device` in `lock_dir`, named after the physical device when
+// CUDA_VISIBLE_DEVICES renumbers them, so two kbench runs on one GPU share one lock. Throws
+// std::logic_error for a device without an index (the CPU, or "cuda" meaning several).
+std::filesystem::path gpu_lock_file(const std::filesystem::path& lock_dir, const Device& device);
+
+}  // namespace kbench
