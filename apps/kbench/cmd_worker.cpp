@@ -1,8 +1,9 @@
-// `kbench worker`: internal; the controller starts it, one process per evaluation.
+// `kbench worker`: internal; the controller starts it (kbench-worker), one process per evaluation.
 #include <memory>
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "worker_commands.hpp"
 #include "worker/worker_entry.hpp"
 
 namespace kbench::cli {
@@ -14,15 +15,29 @@ void add_worker_command(CLI::App& app) {
     bool validate = false, no_inductor = false;
     int result_fd = -1;
     int key_fd = -1;
+    UnitPlacement placement;
   };
   auto args = std::make_shared<Args>();
-  auto* worker = app.add_subcommand("worker", "Internal: evaluate one job (started by kbench run)");
+  auto* worker = app.add_subcommand("worker", worker_command("worker").description);
   worker->group("");  // hidden from --help
   worker->add_option("--job", args->job_file, "Job JSON written by the controller");
   worker->add_flag("--probe", args->probe, "Report the Python/torch/device environment");
   worker->add_option("--device", args->device, "Device for --probe");
   worker->add_flag("--validate", args->validate, "Check the --job's problem (kbench validate)");
   worker->add_flag("--no-inductor", args->no_inductor, "With --validate: skip the Inductor check");
+  worker->add_option("--reference-out", args->placement.reference_out,
+                     "Run only the reference unit; write its work here");
+  worker->add_option("--reference-in", args->placement.reference_in,
+                     "Run only the candidate unit against this reference work");
+  worker->add_option("--reference-sha256", args->placement.reference_sha256,
+                     "With --reference-in: the work's SHA-256 (hex)");
+  worker->add_option("--commit-out", args->placement.commit_out,
+                     "With blinded --reference-in: write the candidate's commitment here");
+  worker->add_flag("--judge", args->placement.judge, "Judge --commit-in against the full --reference-in");
+  worker->add_option("--commit-in", args->placement.commit_in, "With --judge: the candidate's commitment");
+  worker->add_option("--commit-sha256", args->placement.commit_sha256, "With --judge: its SHA-256 (hex)");
+  worker->add_option("--provisional", args->placement.provisional,
+                     "With --judge: the candidate unit's message (JSON)");
   worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
   worker->add_option("--key-fd", args->key_fd, "Pipe holding the result frame's key")->required();
   worker->callback([args] {
@@ -33,7 +48,8 @@ void add_worker_command(CLI::App& app) {
     }
     if (args->validate)
       worker_validate(args->job_file, !args->no_inductor, args->result_fd, args->key_fd);
-    worker_evaluate(args->job_file, args->result_fd, args->key_fd);
+    if (args->placement.judge) worker_judge(args->job_file, args->result_fd, args->key_fd, args->placement);
+    worker_evaluate(args->job_file, args->result_fd, args->key_fd, args->placement);
   });
 }
 

@@ -20,6 +20,7 @@
 #include "device/gpu_lock_name.hpp"
 #include "model/codec.hpp"
 #include "exec/background_reaper.hpp"
+#include "exec/blinded_job.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/job_queue.hpp"
 #include "exec/lock_wait.hpp"
@@ -216,17 +217,31 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   job.device = slot.device.value_or(planned.device);
   std::optional<ExtensionCache> cache;
   std::string cache_off;
-  WorkerLaunch launch = job_launch(job, job_dir, slot, cache, cache_off);
   double start = unix_now();
-  if (hold)
-    launch.hold_until = [&] {
-      const bool released = hold();
-      start = unix_now();
-      return released;
-    };
-  const auto outcome = run_worker_process(launch);
-  if (outcome.interrupted) throw Interrupted{};
-  JobResult result = interpret_outcome(job, outcome);
+  // Holding a pre-started worker applies to the first process of the job.
+  bool first_launch = true;
+  const auto launch_in = [&](const std::filesystem::path& dir) {
+    std::optional<ExtensionCache> other;
+    WorkerLaunch launch = job_launch(job, dir, slot, dir == job_dir ? cache : other, cache_off);
+    if (hold && first_launch)
+      launch.hold_until = [&] {
+        const bool released = hold();
+        start = unix_now();
+        return released;
+      };
+    first_launch = false;
+    return launch;
+  };
+  WorkerOutcome outcome;
+  JobResult result;
+  if (blinded_isolation_enabled() && may_run_native_code(job.candidate_file)) {
+    // Native code can read and patch its whole process: the expected values stay out of it.
+    result = run_blinded_job(job, job_dir, launch_in, outcome);
+  } else {
+    outcome = run_worker_process(launch_in(job_dir));
+    if (outcome.interrupted) throw Interrupted{};
+    result = interpret_outcome(job, outcome);
+  }
   if (cache) {
     const auto published = publish_job_builds(*cache, job_dir, outcome.channel_bytes,
                                               result.diagnostics.value("extension_build", nlohmann::json()));

@@ -188,18 +188,21 @@ void set_worker_executable(const std::filesystem::path& kbench_binary) {
   worker_executable_override = kbench_binary;
 }
 
-std::filesystem::path self_executable() {
+std::filesystem::path self_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
+
+std::filesystem::path worker_executable() {
+  std::filesystem::path kbench;
   {
     std::lock_guard lock(worker_executable_mutex);
-    if (!worker_executable_override.empty()) return worker_executable_override;
+    kbench = worker_executable_override;
   }
-  return std::filesystem::read_symlink("/proc/self/exe");
+  return (kbench.empty() ? self_executable() : kbench).parent_path() / "kbench-worker";
 }
 
 WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   protect_controller();
   std::filesystem::create_directories(launch.work_dir);
-  const auto exe = (launch.executable.empty() ? self_executable() : launch.executable).string();
+  const auto exe = (launch.executable.empty() ? worker_executable() : launch.executable).string();
   std::vector<std::string> args = {exe};
   args.insert(args.end(), launch.args.begin(), launch.args.end());
   for (const auto& extra : {"--result-fd", "3", "--key-fd", "4"}) args.push_back(extra);

@@ -15,14 +15,10 @@
 namespace py = pybind11;
 
 namespace kbench {
-namespace {
-
-std::string describe(const std::string& variant, const CallRecord& call) {
+std::string describe_call(const std::string& variant, const CallRecord& call) {
   return fmt::format("{} {} call {} (input set {})", variant, call.warmup ? "warm-up" : "timed", call.index,
                      call.value_set);
 }
-
-}  // namespace
 
 CallAudit::CallAudit(std::vector<std::vector<at::Tensor>> expected, std::string structure,
                      CallAuditSettings settings)
@@ -42,6 +38,7 @@ int CallAudit::draw_value_set() {
 
 void CallAudit::skip_comparison(const std::string& why) {
   settings_.compare = false;
+  settings_.commit = false;
   notes_["skipped"] = why;
 }
 
@@ -74,10 +71,10 @@ void CallAudit::audit(const std::string& variant, const CallRecord& call, const 
 
 void CallAudit::check(const std::string& variant, const CallRecord& call, const py::object& output,
                       std::vector<at::Tensor>& tensors) {
-  if (!settings_.compare) return;
+  if (!settings_.compare && !settings_.commit) return;
   const bool judged = variant == settings_.judged;
   auto fail = [&](const std::string& what, nlohmann::json evidence) {
-    const std::string text = fmt::format("{} returned {}", describe(variant, call), what);
+    const std::string text = fmt::format("{} returned {}", describe_call(variant, call), what);
     if (!judged) {
       if (!notes_.contains("baseline_call_mismatch")) notes_["baseline_call_mismatch"][variant] = text;
       return;
@@ -96,6 +93,24 @@ void CallAudit::check(const std::string& variant, const CallRecord& call, const 
   tensors = flat.tensors;
   if (flat.structure != structure_)
     return fail(fmt::format("output structure {}, {} expected", flat.structure, structure_), {});
+  if (settings_.commit) {
+    if (!judged) return;
+    ++calls_checked_[variant];
+    SampledCall sampled{call, {}, {}};
+    for (const auto& t : flat.tensors) {
+      const int64_t numel = t.numel();
+      at::Tensor indices = numel <= settings_.samples ? at::arange(numel, at::kLong)
+                                                      : random_flat_indices(numel, settings_.samples);
+      try {
+        sampled.values.push_back(at::take(t.detach(), indices.to(t.device())).to(at::kCPU));
+      } catch (const std::exception& e) {
+        return fail(fmt::format("an output that cannot be sampled: {}", std::string(e.what()).substr(0, 1000)), {});
+      }
+      sampled.indices.push_back(std::move(indices));
+    }
+    committed_.push_back(std::move(sampled));
+    return;
+  }
   const auto& expected = expected_.at(std::size_t(call.value_set));
   ++calls_checked_[variant];
   for (std::size_t i = 0; i < expected.size(); ++i) {

@@ -32,12 +32,25 @@ struct CallAuditSettings {
   int64_t samples = kCheckedElementsPerCall;
   Tolerance tolerance;
   std::string judged = "candidate";  // the variant whose mismatch is a rejection
+  // Blinded (the expected values are not in this process): the judged variant's sampled values
+  // are committed for a trusted process to judge (worker/judge.hpp), nothing is compared here.
+  bool commit = false;
 };
 
 struct CallRecord {
   long long index = 0;  // the variant's calls in this measurement, warm-up included, from 0
   int value_set = 0;    // which timing input set's values the call's buffers held
   bool warmup = false;
+};
+
+// "candidate timed call 12 (input set 1)": how a rejection names the call.
+std::string describe_call(const std::string& variant, const CallRecord& call);
+
+// One judged call's sampled values, committed instead of compared (CallAuditSettings::commit).
+struct SampledCall {
+  CallRecord call;
+  std::vector<at::Tensor> indices;  // per output
+  std::vector<at::Tensor> values;
 };
 
 class CallAudit {
@@ -60,6 +73,8 @@ class CallAudit {
   // Calls checked, elements per call, seconds, per-call cost, notes (integrity_notes).
   [[nodiscard]] nlohmann::json summary() const;
   void skip_comparison(const std::string& why);
+  // The sampled values committed so far (commit mode), handed over once.
+  std::vector<SampledCall> take_commitments() { return std::move(committed_); }
 
  private:
   void check(const std::string& variant, const CallRecord& call, const pybind11::object& output,
@@ -69,6 +84,7 @@ class CallAudit {
   std::string structure_;
   CallAuditSettings settings_;
   std::vector<int> deck_;
+  std::vector<SampledCall> committed_;
   std::map<std::string, long long> calls_checked_;  // by variant
   long long calls_seen_ = 0;
   double seconds_ = 0;

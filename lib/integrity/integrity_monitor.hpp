@@ -28,7 +28,9 @@ class IntegrityMonitor {
  public:
   explicit IntegrityMonitor(const Job& job);
 
-  [[nodiscard]] bool enabled(const char* check) const;
+  [[nodiscard]] bool enabled(const char* check) const { return enabled_for(job_, check); }
+  // The same without a monitor (which holds Python objects): for processes without Python.
+  static bool enabled_for(const Job& job, const char* check);
 
   // Reference outputs exist; the candidate does not yet. Poisons recycled allocator blocks of
   // the outputs' sizes, runs the static analysis and snapshots the interpreter.
@@ -56,6 +58,8 @@ class IntegrityMonitor {
   // diagnostics: level, cost, flags and notes.
   void report(nlohmann::json& diagnostics) const;
   void flag(const std::string& text) { flags_.push_back(text); }
+  [[nodiscard]] const std::vector<std::string>& flags() const { return flags_; }
+  [[nodiscard]] double cost_s() const { return cost_s_; }
   void note(const std::string& key, nlohmann::json value) { notes_[key] = std::move(value); }
 
  private:

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "model/codec.hpp"
+#include "report/json_input.hpp"
 #include "report/results_reader.hpp"
 
 namespace kbench {
@@ -63,7 +64,7 @@ std::string describe_plan_change(const nlohmann::json& header, const JournalHead
   for (std::size_t i = 1; i < lines.size(); ++i) {
     JournalLine line;
     try {
-      line = journal_line_from_json(nlohmann::json::parse(lines[i]), "");
+      line = journal_line_from_json(parse_json_text(lines[i], ""), "");
     } catch (const std::exception&) {
       continue;  // damaged lines are reported by resume itself
     }
@@ -171,13 +172,17 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
   }
   if (lines.empty()) throw InputError(fmt::format("{}: the journal has no header line; run without --resume", name));
 
+  // Nesting bounded like any JSON kbench reads back (report/json_input.hpp): a hand-edited line
+  // nested 100,000 deep would overflow the stack when it is destroyed.
   auto parse = [&](std::size_t i) {
+    const std::string where = fmt::format("{}:{}", name, i + 1);
     try {
-      return nlohmann::json::parse(lines[i]);
-    } catch (const nlohmann::json::parse_error&) {
-      throw InputError(fmt::format("{}:{}: not a JSON line; the journal is damaged (run without "
+      return parse_json_text(lines[i], where);
+    } catch (const InputError& e) {
+      const std::string detail = std::string(e.what()).substr(where.size() + 2);  // after "WHERE: "
+      throw InputError(fmt::format("{}: not a JSON line ({}); the journal is damaged (run without "
                                    "--resume to start over)",
-                                   name, i + 1));
+                                   where, detail));
     }
   };
   // A value of the wrong type in a hand-edited journal is bad input too, not a kbench bug.

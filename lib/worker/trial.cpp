@@ -114,6 +114,7 @@ Trial TrialBuilder::run_reference(TrialKind kind, int seed, py::object model, py
   Trial trial;
   trial.kind = kind;
   trial.seed = seed;
+  trial.model_seed = seed;
   trial.model = std::move(model);
   trial.inputs = std::move(inputs);
   py::tuple args = fresh_copies(trial.inputs);

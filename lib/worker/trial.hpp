@@ -20,11 +20,17 @@ enum class TrialKind {
 };
 std::string to_string(TrialKind kind);
 
+// The model and the inputs are Python objects of the process that built them; everything else
+// is plain data that crosses to another process in a ReferenceWork (reference_work.hpp), where
+// the model and inputs are rebuilt from (kind, seed, model_seed, constants) and checked against
+// `input_digests`.
 struct Trial {
   TrialKind kind = TrialKind::seed;
   int seed = 0;
+  int model_seed = 0;                      // the reference model's seed (seed trial 0's for timing sets)
   pybind11::object model;
   pybind11::list inputs;                   // pristine; every call gets fresh clones
+  std::vector<std::string> input_digests;  // SHA-256 per input, set when the trial is exported
   std::vector<at::Tensor> expected;        // reference outputs on the host, held only by C++
   std::string structure;
   std::vector<std::string> output_types;   // Python type of each output tensor

@@ -8,11 +8,15 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
+#include "core/hmac_sha256.hpp"
 #include "exec/result_channel.hpp"
 #include "model/codec.hpp"
 #include "worker/evaluation.hpp"
+#include "worker/judge.hpp"
+#include "worker/reference_work.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/extension_builds.hpp"
 #include "worker/phase_signal.hpp"
@@ -87,9 +91,47 @@ void bind_channel(int result_fd) {
   pthread_atfork(nullptr, nullptr, close_channel_in_child);
 }
 
+// The whole of `file`, refused unless its SHA-256 is `sha256` (the digest its writer reported).
+std::string read_verified(const std::filesystem::path& file, const std::string& sha256_hex) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + file.string());
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (to_hex(sha256(bytes)) != sha256_hex)
+    throw std::runtime_error(file.string() + " is not the one its SHA-256 names");
+  return bytes;
+}
+
+// Written whole under a temporary name, then renamed; returns its size and SHA-256.
+nlohmann::json write_document(const std::filesystem::path& out, const std::string& bytes) {
+  const auto partial = std::filesystem::path(out.string() + ".partial");
+  {
+    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+    file.write(bytes.data(), std::streamsize(bytes.size()));
+    if (!file.flush()) throw std::runtime_error("cannot write " + partial.string());
+  }
+  std::filesystem::rename(partial, out);
+  return {{"bytes", bytes.size()}, {"sha256", to_hex(sha256(bytes))}};
+}
+
+nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out) {
+  const EncodedReferenceWork work = run_reference_unit(job);
+  return {{"reference_work", write_document(out, work.full)},
+          {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
+}
+
+nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement& placement) {
+  const std::string bytes = read_verified(placement.reference_in, placement.reference_sha256);
+  Commitment commitment;
+  nlohmann::json message = worker_message(evaluate_against_reference(job, bytes, &commitment));
+  if (!placement.commit_out.empty())
+    message["commitment"] = write_document(placement.commit_out, encode_commitment(commitment));
+  return message;
+}
+
 }  // namespace
 
-void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int key_fd) {
+void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int key_fd,
+                     const UnitPlacement& placement) {
   bind_channel(result_fd);
   Job job;
   try {
@@ -114,18 +156,45 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   read_key(key_fd);
   const double held_s = seconds_since(holding);
   const auto evaluation_started = std::chrono::steady_clock::now();
+  nlohmann::json message;
   try {
     if (!startup_error.empty()) throw std::runtime_error(startup_error);
-    result = evaluate_job(job);
+    if (!placement.reference_out.empty()) deliver(write_reference_work(job, placement.reference_out));
+    message = placement.reference_in.empty() ? worker_message(evaluate_job(job))
+                                             : evaluate_with_reference_file(job, placement);
   } catch (const std::exception& e) {
     // Reached only for faults outside the candidate's reach (environment, kbench bugs).
     result.status = Status::problem_error;
     result.message = std::string("worker error: ") + e.what();
+    message = worker_message(result);
   }
-  if (auto builds = extension_build_report(); !builds.is_null()) result.diagnostics["extension_build"] = builds;
-  result.diagnostics["worker_timeline"] = {{"startup_s", startup_s},
-                                           {"held_s", held_s},
-                                           {"evaluate_s", seconds_since(evaluation_started)}};
+  auto& diagnostics = message["diagnostics"];
+  if (auto builds = extension_build_report(); !builds.is_null()) diagnostics["extension_build"] = builds;
+  diagnostics["worker_timeline"] = {{"startup_s", startup_s},
+                                    {"held_s", held_s},
+                                    {"evaluate_s", seconds_since(evaluation_started)}};
+  deliver(message);
+}
+
+void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_fd,
+                  const UnitPlacement& placement) {
+  bind_channel(result_fd);
+  read_key(key_fd);
+  JobResult result;
+  try {
+    result.job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
+    // The interpreter only (Trial holds Python handles); nothing is imported into it.
+    start_python();
+    const ReferenceWork work = decode_reference_work(read_verified(placement.reference_in, placement.reference_sha256));
+    const Commitment commitment = decode_commitment(read_verified(placement.commit_in, placement.commit_sha256));
+    JobResult provisional;
+    provisional.job = result.job;
+    apply_worker_message(nlohmann::json::parse(std::ifstream(placement.provisional)), provisional);
+    result = judge_commitment(result.job, work, commitment, std::move(provisional));
+  } catch (const std::exception& e) {
+    result.status = Status::problem_error;
+    result.message = std::string("judge error: ") + e.what();
+  }
   deliver(worker_message(result));
 }
 

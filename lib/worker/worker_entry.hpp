@@ -10,9 +10,29 @@
 
 namespace kbench {
 
+// How a job's units are placed (worker/evaluation.hpp, docs/threat-model.md): both in this
+// process (the default); only the reference unit (its ReferenceWork written to `reference_out`
+// and, blinded, to `reference_out` + ".blinded"; the frame carries their sizes and SHA-256s);
+// only the candidate unit against `reference_in`, whose SHA-256 must be `reference_sha256` (the
+// digest the trusted side reported), its commitment to `commit_out` when the work is blinded;
+// or the judge (`judge`: no Python) of `commit_in` against the full `reference_in`, given the
+// candidate unit's message `provisional`.
+struct UnitPlacement {
+  std::filesystem::path reference_out;
+  std::filesystem::path reference_in;
+  std::string reference_sha256;
+  std::filesystem::path commit_out;
+  bool judge = false;
+  std::filesystem::path commit_in;
+  std::string commit_sha256;
+  std::filesystem::path provisional;
+};
+
 [[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd,
-                                  int key_fd);
+                                  int key_fd, const UnitPlacement& placement = {});
 // `kbench validate`: the problem of `job_file` checked on its device (worker/problem_validation.hpp).
+[[noreturn]] void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_fd,
+                               const UnitPlacement& placement);
 [[noreturn]] void worker_validate(const std::filesystem::path& job_file, bool inductor, int result_fd,
                                   int key_fd);
 [[noreturn]] void worker_probe(const Device& device, int result_fd, int key_fd);

@@ -227,3 +227,30 @@ TEST_CASE("a generated candidate's key leaves out from_cache: the resumed run re
   job.origin->turn = 2;
   CHECK(job_key(job) != fresh);
 }
+
+TEST_CASE("a journal line nested too deeply is one clear error, and the journal is kept") {
+  Plan plan;
+  {
+    Journal journal(plan.file(), plan.header, plan.keys);
+    journal.append(0, sample_result(plan.jobs[0], 0.25));
+  }
+  // 100,000 levels: deep enough to overflow the stack of a recursive reader or destructor.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const auto& line : {R"({"index": 1, "key": "k", "result": )" + deep + "}",
+                           R"({"index": 1, "result": {"problem": )" + deep + "}}"}) {
+    std::ofstream(plan.file(), std::ios::app) << line << "\n";
+    const std::string before = read_all(plan.file());
+    std::vector<JournalEntry> done;
+    std::string started_at;
+    const auto error = error_of([&] { Journal::resume(plan.file(), plan.header, plan.jobs, plan.keys, done, started_at); });
+    CHECK(error.find("r.json.journal.jsonl:3: not a JSON line") != std::string::npos);
+    CHECK(error.find("nested deeper than 64 levels") != std::string::npos);
+    CHECK(read_all(plan.file()) == before);  // nothing lost, nothing cut
+    // The plan-change report reads every line too: another plan still gets its refusal.
+    auto other = plan.header;
+    other.device = "cuda:0";
+    CHECK(error_of([&] { Journal::resume(plan.file(), other, plan.jobs, plan.keys, done, started_at); })
+              .find("another plan") != std::string::npos);
+    std::filesystem::resize_file(plan.file(), before.size() - line.size() - 1);
+  }
+}

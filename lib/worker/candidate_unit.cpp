@@ -1,0 +1,292 @@
+#include "worker/candidate_unit.hpp"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+
+#include "measure/sample_stats.hpp"
+#include "worker/extension_builds.hpp"
+#include "worker/gpu_lock.hpp"
+#include "integrity/kernel_share.hpp"
+#include "worker/phase_signal.hpp"
+#include "worker/python_runtime.hpp"
+#include "worker/tensor_bridge.hpp"
+#include "worker/trial_judgement.hpp"
+
+namespace py = pybind11;
+
+namespace kbench {
+namespace {
+
+// Triton reports kernel compilation failures at the first call; they are compile errors.
+Status candidate_fault_status(const std::string& type, Status otherwise) {
+  if (type.find("CompilationError") != std::string::npos || type.rfind("triton.compiler", 0) == 0)
+    return Status::compile_error;
+  return otherwise;
+}
+
+}  // namespace
+
+CandidateUnit::CandidateUnit(const ProblemContext& context, ReferenceWork& work, ReferenceHandles handles)
+    : context_(context), job_(context.job), work_(work), handles_(std::move(handles)), integrity_(context.job),
+      baseline_notes_(work.baseline_notes) {
+  for (const auto& flag : work_.flags) integrity_.flag(flag);
+  integrity_.add_cost(work_.integrity_cost_s);
+}
+
+JobResult CandidateUnit::run() {
+  JobResult result;
+  result.job = job_;
+  result.timings = work_.pre_import.timings;
+  result.protocol = work_.pre_import.protocol;
+  try {
+    if (work_.failure) throw *work_.failure;
+    // GPU lock (gpu_lock.hpp): shared from the first device work on, exclusive while timing,
+    // released around the candidate's import so it overlaps another worker's timing.
+    auto& gpu = GpuLock::instance();
+    gpu.hold(GpuLock::Mode::shared);
+    if (!handles_.session) rebuild_handles();
+    integrity_.before_import(work_.trials);
+    gpu.hold(GpuLock::Mode::none);
+    // Extension builds before any candidate code runs (docs/extensions.md), lock released.
+    prepare_extension_builds(job_);
+    load_candidate();
+    integrity_.after_import(context_.problem_code_file);
+    gpu.hold(GpuLock::Mode::shared);
+    for (const auto& trial : work_.trials) check_candidate(trial);
+    integrity_.after_checks();
+    nlohmann::json kinds = nlohmann::json::array();
+    for (const auto& trial : work_.trials) kinds.push_back(to_string(trial.kind));
+    result.diagnostics["correctness"] = {{"seeds_checked", job_.settings.seeds},
+                                         {"trials", kinds},
+                                         {"max_abs_error", bounds_.max_abs_error},
+                                         {"max_rel_error", bounds_.max_rel_error},
+                                         {"atol", context_.tolerance.atol},
+                                         {"rtol", context_.tolerance.rtol}};
+    if (!work_.trial_notes.empty()) result.diagnostics["correctness"]["notes"] = work_.trial_notes;
+    measure_with_candidate(result);
+    recheck_after_timing();
+    result.status = Status::ok;
+  } catch (const Verdict& verdict) {
+    result.status = verdict.status;
+    result.message = verdict.message;
+    result.diagnostics.update(verdict.diagnostics);
+  }
+  if (handles_.audit) {
+    for (auto& call : handles_.audit->take_commitments()) commitment_.calls.push_back(std::move(call));
+    integrity_.add_cost(handles_.audit->seconds());
+    if (integrity_.enabled("timed_call_check")) integrity_.note("timed_call_check", handles_.audit->summary());
+  }
+  if (!baseline_notes_.empty()) result.diagnostics["baselines"] = baseline_notes_;
+  if (GpuLock::instance().enabled()) result.protocol["gpu_lock_wait_s"] = GpuLock::instance().wait_s();
+  integrity_.report(result.diagnostics);
+  return result;
+}
+
+// The work came from another process: its models and inputs are rebuilt here from the seeds
+// (and checked against the digests), then the baselines and the timing session over them.
+void CandidateUnit::rebuild_handles() {
+  auto& trials = work_.trials;
+  for (auto& trial : trials) context_.rebuild(trial, trial.kind == TrialKind::seed && &trial == &trials.front() ? nullptr : &trials.front());
+  for (std::size_t i = 0; i < work_.timing_sets.size(); ++i) {
+    Trial& set = work_.timing_sets[i];
+    if (i == 0) {
+      set.model = trials.front().model;
+      set.inputs = trials.front().inputs;
+    } else {
+      context_.rebuild(set, &trials.front());
+    }
+  }
+  if (work_.recheck) context_.rebuild(*work_.recheck, &trials.front());
+  handles_.baselines = build_baselines(context_, trials.front(), work_.baselines, work_.blinded, baseline_notes_);
+  prepare_timing(context_, work_, integrity_, handles_);
+}
+
+void CandidateUnit::load_candidate() {
+  try {
+    candidate_module_ = import_file(job_.candidate_file, "kbench_candidate");
+  } catch (const py::error_already_set& e) {
+    nlohmann::json diagnostics = {{"traceback", describe_python_error(e)}};
+    std::string where;
+    // A SyntaxError (or IndentationError) names the line the author must fix: say it up front.
+    if (e.matches(PyExc_SyntaxError)) {
+      py::object value = e.value();
+      py::object file = py::getattr(value, "filename", py::none());
+      py::object line = py::getattr(value, "lineno", py::none());
+      py::object what = py::getattr(value, "msg", py::none());
+      const std::string file_text = file.is_none() ? job_.candidate_file.string() : py::str(file).cast<std::string>();
+      where = fmt::format(" at {}", file_text);
+      diagnostics["file"] = file_text;
+      if (!line.is_none()) {
+        where += fmt::format(":{}", py::str(line).cast<std::string>());
+        diagnostics["line"] = line.cast<long long>();
+      }
+      if (!what.is_none()) where += fmt::format(": {}", py::str(what).cast<std::string>());
+    }
+    throw Verdict{Status::compile_error, fmt::format("the candidate failed to import: {}{}", python_error_type(e), where),
+                  diagnostics};
+  }
+  if (!py::hasattr(candidate_module_, "ModelNew"))
+    throw Verdict{Status::compile_error, "the candidate defines no `ModelNew` class"};
+}
+
+// Same seed and init args as the reference; when parameter names and shapes agree, the
+// reference weights are copied too, so honest candidates need not mimic creation order.
+py::object CandidateUnit::build_candidate(const Trial& trial) {
+  py::object candidate;
+  try {
+    // The alt-shape trial builds ModelNew with the problem's constants at their alt values.
+    candidate = build_model_with_constants(context_, candidate_module_.attr("ModelNew"), trial.seed, trial.constants);
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::compile_error, fmt::format("ModelNew(...) failed: {}", python_error_type(e)),
+                  {{"traceback", describe_python_error(e)}}};
+  }
+  try {
+    py::dict reference_state = trial.model.attr("state_dict")();
+    py::dict candidate_state = candidate.attr("state_dict")();
+    bool same = py::len(reference_state) == py::len(candidate_state);
+    for (auto item : reference_state) {
+      if (!same) break;
+      same = candidate_state.contains(item.first) &&
+             py::bool_(item.second.attr("shape").equal(candidate_state[item.first].attr("shape")));
+    }
+    if (same && py::len(reference_state) > 0) candidate.attr("load_state_dict")(reference_state);
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::runtime_error, "copying the reference weights into ModelNew failed",
+                  {{"traceback", describe_python_error(e)}}};
+  }
+  return candidate;
+}
+
+void CandidateUnit::check_candidate(const Trial& trial) {
+  py::object candidate = build_candidate(trial);
+  py::tuple args = TrialBuilder::fresh_copies(trial.inputs);
+  if (trial.kind == TrialKind::seed && !timed_candidate_) recheck_args_ = args;
+  check_call(trial, candidate, args);
+  if (!timed_candidate_) timed_candidate_ = candidate;
+}
+
+// One checked call of `candidate` on `args` (clones of the trial's inputs), compared with the
+// trial's reference outputs.
+void CandidateUnit::check_call(const Trial& trial, const py::object& candidate, const py::tuple& args) {
+  const std::string where = trial_name(trial);
+  const nlohmann::json at_trial = {{"seed", trial.seed}, {"trial", to_string(trial.kind)}};
+  FlatOutputs actual;
+  try {
+    actual = integrity_.checked_call(trial, args, [&] { return candidate(*args); });
+    announce_run_phase();  // compiled and ran once: the run limit applies from here
+  } catch (const py::error_already_set& e) {
+    const Status status = candidate_fault_status(python_error_type(e), Status::runtime_error);
+    nlohmann::json diagnostics = at_trial;
+    diagnostics["traceback"] = describe_python_error(e);
+    throw Verdict{status, fmt::format("ModelNew.forward raised {} ({})", python_error_type(e), where), diagnostics};
+  } catch (const std::invalid_argument& e) {
+    throw Verdict{Status::mismatch, e.what(), at_trial};
+  }
+  if (actual.structure != trial.structure)
+    throw Verdict{Status::mismatch,
+                  fmt::format("output structure {} expected, got {} ({})", trial.structure, actual.structure, where),
+                  at_trial};
+  if (work_.blinded) {
+    // Commit: the outputs are fixed here; the trusted judge compares them (judge.hpp).
+    CommittedTrial committed{trial.kind, trial.seed, {}};
+    for (const auto& t : actual.tensors) committed.outputs.push_back(t.detach().to(at::kCPU).clone());
+    commitment_.trials.push_back(std::move(committed));
+    return;
+  }
+  judge_trial_outputs(trial, actual.tensors, context_.tolerance, bounds_);
+}
+
+// The timed instance, on a seed it has never seen, written into the very input buffers of its
+// first checked call: caches keyed by pointer, id, call count or content all miss, and work
+// deferred or batched during timing must be complete when the call returns.
+void CandidateUnit::recheck_after_timing() {
+  if (!work_.recheck) return;
+  CostScope cost(integrity_);
+  py::tuple args = TrialBuilder::fresh_copies(work_.recheck->inputs);
+  bool reuse = recheck_args_.size() == args.size();
+  for (std::size_t i = 0; reuse && i < args.size(); ++i)
+    reuse = is_tensor(args[i]) && is_tensor(recheck_args_[i]) &&
+            py::bool_(args[i].attr("shape").equal(recheck_args_[i].attr("shape"))) &&
+            args[i].attr("dtype").equal(recheck_args_[i].attr("dtype"));
+  if (reuse) {
+    for (std::size_t i = 0; i < args.size(); ++i) recheck_args_[i].attr("copy_")(args[i]);
+    args = recheck_args_;
+  }
+  check_call(*work_.recheck, timed_candidate_, args);
+}
+
+void CandidateUnit::measure_with_candidate(JobResult& result) {
+  std::vector<NamedCallable> variants = {{"candidate", timed_candidate_}};
+  variants.insert(variants.end(), handles_.baselines.begin(), handles_.baselines.end());
+  ProtocolRun run;
+  try {
+    run = handles_.session->measure(variants, context_.timing);
+  } catch (const VariantError& e) {
+    if (e.variant != "candidate")
+      throw Verdict{Status::problem_error,
+                    fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
+                    {{"traceback", e.traceback}}};
+    throw Verdict{candidate_fault_status(e.python_type, Status::runtime_error),
+                  fmt::format("ModelNew.forward raised {} during timing", e.python_type),
+                  {{"traceback", e.traceback}}};
+  }
+  result.timings.clear();
+  handles_.session->store(run, context_.timing, result);
+  const auto samples = [&](const char* name) {
+    const auto it = run.variants.find(name);
+    return it == run.variants.end() ? std::vector<double>{} : it->second.samples_ms;
+  };
+  const auto candidate = run.variants.find("candidate");
+  integrity_.after_timing(samples("candidate"),
+                          candidate == run.variants.end() ? 0 : candidate->second.offstream_samples,
+                          samples("eager"));
+  check_kernel_share();
+  nlohmann::json pre = nlohmann::json::object();
+  // Only with device timing: on the CPU the interleaved candidate (often Triton's
+  // interpreter) evicts the baseline's caches, which slowed honest level1 baselines by
+  // 10-200% on the CI machine; the check would flag noise there (docs/timing.md).
+  const bool compare_pre_import = job_.device.is_cuda();
+  for (const auto& [name, median] : work_.pre_import_median_ms) {
+    pre[name] = median;
+    if (!compare_pre_import) continue;
+    // A baseline that got much slower once the candidate was imported suggests tampering
+    // (e.g. a monkeypatched torch op); flag it for review.
+    const auto it = run.variants.find(name);
+    if (it == run.variants.end() || it->second.samples_ms.empty()) continue;
+    const double after = summarize(it->second.samples_ms).median;
+    if (after > 1.10 * median && after - median > 0.02)
+      result.diagnostics["flags"].push_back(fmt::format(
+          "baseline_slowed_after_candidate_import: {} {:.4g} ms -> {:.4g} ms", name, median, after));
+  }
+  if (!pre.empty()) result.protocol["pre_import_median_ms"] = pre;
+}
+
+// CUDA, strict, require_custom_kernel: custom kernels must do a real share of the GPU work.
+void CandidateUnit::check_kernel_share() {
+  if (!job_.settings.require_custom_kernel || !integrity_.enabled("custom_kernel_share") ||
+      !job_.device.is_cuda())
+    return;
+  CostScope cost(integrity_);
+  std::optional<KernelShare> share;
+  try {
+    share = measure_kernel_share(timed_candidate_, TrialBuilder::fresh_copies(work_.trials.front().inputs),
+                                 integrity_.own_kernels());
+  } catch (const py::error_already_set& e) {
+    integrity_.note("kernel_share_error", describe_python_error(e, 1000));
+    return;
+  }
+  if (!share) return;
+  integrity_.note("kernel_share", {{"share", share->share}, {"custom_us", share->custom_us},
+                                   {"total_us", share->total_us}, {"delegated_us", share->delegated_us},
+                                   {"kernels", share->kernels}});
+  if (share->share < job_.settings.min_custom_kernel_share)
+    throw rejection(
+        "custom_kernel_share",
+        fmt::format("custom kernels took {:.0f}% of the GPU time of one call outside torch's GEMM/convolution "
+                    "operators ({:.0f}% of it was there; minimum {:.0f}%)",
+                    100 * share->share, share->total_us > 0 ? 100 * share->delegated_us / share->total_us : 0.0,
+                    100 * job_.settings.min_custom_kernel_share),
+        {{"kernels", share->kernels}});
+}
+
+}  // namespace kbench

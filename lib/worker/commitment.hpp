@@ -1,0 +1,35 @@
+#pragma once
+// What a blinded candidate unit fixes before anything about the expected values can enter its
+// process ("commit, then reveal"; docs/threat-model.md): the outputs of every checked call, and
+// for every warm-up and timed call the values at indices drawn after the call. A trusted process
+// that holds the expected values judges them (judge.hpp); the candidate never sees them.
+#include <ATen/core/Tensor.h>
+
+#include <string>
+#include <vector>
+
+#include "integrity/call_audit.hpp"
+#include "worker/trial.hpp"
+
+namespace kbench {
+
+struct CommittedTrial {
+  TrialKind kind = TrialKind::seed;
+  int seed = 0;
+  std::vector<at::Tensor> outputs;  // flattened, on the host
+};
+
+// Per output of one warm-up or timed call: flat indices drawn after the call returned, and the
+// output's values there.
+using CommittedCall = SampledCall;
+
+struct Commitment {
+  std::vector<CommittedTrial> trials;  // in the order they were run
+  std::vector<CommittedCall> calls;    // the judged variant's warm-up and timed calls
+};
+
+std::string encode_commitment(const Commitment& commitment);
+// Throws std::runtime_error naming what is wrong.
+Commitment decode_commitment(const std::string& bytes);
+
+}  // namespace kbench

@@ -1,0 +1,20 @@
+#pragma once
+// The trusted side of a blinded evaluation ("commit, then reveal"; docs/threat-model.md): the
+// candidate unit ran against blinded reference work (no expected values in its process) and
+// committed its outputs; here, in a process that never loads candidate code (nor torch's Python side), they
+// are compared with the full reference work. Only this comparison decides correctness: what the
+// candidate's process reported about it is provisional and can only lose here.
+#include "model/job.hpp"
+#include "model/job_result.hpp"
+#include "worker/commitment.hpp"
+#include "worker/reference_work.hpp"
+
+namespace kbench {
+
+// `provisional`: the candidate unit's result (apply_worker_message of its frame). A failure of
+// its own stands; otherwise every trial of `work` must have committed outputs that match, and
+// every committed call's sampled values must match its timing set's expected output.
+JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
+                           JobResult provisional);
+
+}  // namespace kbench

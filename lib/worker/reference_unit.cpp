@@ -1,0 +1,248 @@
+#include "worker/reference_unit.hpp"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "correctness/output_comparison.hpp"
+#include "integrity/tensor_guard.hpp"
+#include "measure/sample_stats.hpp"
+#include "worker/python_runtime.hpp"
+#include "worker/tensor_bridge.hpp"
+
+namespace py = pybind11;
+
+namespace kbench {
+namespace {
+
+bool all_finite(const std::vector<at::Tensor>& tensors) {
+  for (const auto& t : tensors)
+    if (at::isFloatingType(t.scalar_type()) && t.numel() > 0 && !t.isfinite().all().item<bool>()) return false;
+  return true;
+}
+
+// Compiles the reference with Inductor and checks it against the eager outputs; a baseline that
+// fails is noted and skipped, it never fails the candidate.
+std::optional<py::object> compile_inductor(const ProblemContext& context, const Trial& trial, bool blinded,
+                                           nlohmann::json& notes) {
+  try {
+    py::object compiled =
+        context.torch.attr("compile")(trial.model, py::arg("mode") = context.job.settings.inductor_mode);
+    FlatOutputs out = flatten_outputs(compiled(*TrialBuilder::fresh_copies(trial.inputs)));
+    // Inductor may legitimately round differently; it is a baseline, so note, don't fail. With
+    // blinded work there is nothing to compare with: the reference unit has noted it already.
+    if (!blinded) {
+      const auto cmp = compare_outputs(trial.expected, out.tensors, context.tolerance);
+      if (!cmp.ok) notes["inductor"]["warning"] = "differs from eager: " + cmp.reason;
+    }
+    // Correct outputs of the first trial's inputs: nothing the candidate may find later.
+    std::vector<at::Tensor> keep;
+    for (const char* what : {"parameters", "buffers"})
+      for (auto t : trial.model.attr(what)()) keep.push_back(to_tensor(t));
+    for (const auto& t : out.tensors) {
+      bool shared = false;
+      for (const auto& k : keep) shared = shared || same_storage(t, k);
+      if (!shared) poison(t);
+    }
+    return compiled;
+  } catch (const py::error_already_set& e) {
+    notes["inductor"]["error"] = describe_python_error(e, 2000);
+  } catch (const std::exception& e) {
+    notes["inductor"]["error"] = e.what();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ReferenceUnit::ReferenceUnit(const ProblemContext& context) : context_(context), integrity_(context.job) {}
+
+ReferenceWork ReferenceUnit::run() {
+  ReferenceWork work;
+  try {
+    build_trials(work);
+    measure_baselines(work);
+  } catch (const Verdict& verdict) {
+    work.failure = verdict;
+  }
+  work.flags = integrity_.flags();
+  work.integrity_cost_s = integrity_.cost_s();
+  return work;
+}
+
+// The seed trials, then (by level) the alt-distribution, alt-shape and post-timing trials:
+// every reference output is computed here, before the candidate exists.
+void ReferenceUnit::build_trials(ReferenceWork& work) {
+  const Job& job = context_.job;
+  const TrialBuilder& builder = *context_.builder;
+  const bool poison = integrity_.enabled("stale_memory");
+  try {
+    for (int i = 0; i < job.settings.seeds; ++i) {
+      const int seed = trial_seed(i);
+      py::object model = builder.build_model(context_.problem.attr("Model"), seed);
+      work.trials.push_back(builder.run_reference(TrialKind::seed, seed, model, builder.build_inputs(seed), poison));
+    }
+    flag_degenerate_reference(work);
+    if (job.settings.alt_inputs && integrity_.enabled("alt_distribution")) add_alt_distribution_trial(work, poison);
+    if (!job.alt_size_overrides.empty() && integrity_.enabled("alt_shape")) add_alt_shape_trial(work, poison);
+    if (integrity_.enabled("post_timing_recheck")) {
+      // Same weights as the timed instance (seed trial 0), inputs from a seed never seen.
+      const Trial& first = work.trials.front();
+      const int seed = trial_seed(job.settings.seeds + 2);
+      work.recheck = builder.run_reference(TrialKind::post_timing, seed, first.model, builder.build_inputs(seed), poison);
+      work.recheck->model_seed = first.seed;
+    }
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::problem_error, "building the reference trials failed",
+                  {{"traceback", describe_python_error(e)}}};
+  }
+}
+
+// Outputs equal on every seed suggest a constant or degenerate problem (METR's filter).
+void ReferenceUnit::flag_degenerate_reference(const ReferenceWork& work) {
+  const auto& trials = work.trials;
+  if (trials.size() < 2) return;
+  for (std::size_t i = 1; i < trials.size(); ++i) {
+    const auto& a = trials.front().expected;
+    const auto& b = trials[i].expected;
+    if (a.size() != b.size()) return;
+    for (std::size_t k = 0; k < a.size(); ++k)
+      if (!exactly_equal(a[k], b[k])) return;
+  }
+  integrity_.flag("degenerate_reference: the reference outputs are identical on every seed");
+}
+
+void ReferenceUnit::add_alt_distribution_trial(ReferenceWork& work, bool poison) {
+  CostScope cost(integrity_);
+  const TrialBuilder& builder = *context_.builder;
+  const int seed = trial_seed(context_.job.settings.seeds);
+  py::object model = builder.build_model(context_.problem.attr("Model"), seed);
+  Trial trial = builder.run_reference(TrialKind::alt_distribution, seed, model, builder.build_alt_inputs(seed), poison);
+  bool seeds_finite = true;
+  for (const auto& t : work.trials) seeds_finite = seeds_finite && all_finite(t.expected);
+  // Outside the problem's domain: the reference itself breaks down; no verdict either way.
+  if (seeds_finite && !all_finite(trial.expected)) {
+    work.trial_notes.push_back("alt_distribution trial skipped: the reference gives non-finite outputs on it");
+    return;
+  }
+  work.trials.push_back(std::move(trial));
+}
+
+void ReferenceUnit::add_alt_shape_trial(ReferenceWork& work, bool poison) {
+  CostScope cost(integrity_);
+  const TrialBuilder& builder = *context_.builder;
+  const Job& job = context_.job;
+  const int seed = trial_seed(job.settings.seeds + 1);
+  const nlohmann::json previous = builder.set_constants(job.alt_size_overrides);
+  Trial trial;
+  try {
+    py::object model = builder.build_model(context_.problem.attr("Model"), seed);
+    trial = builder.run_reference(TrialKind::alt_shape, seed, model, builder.build_inputs(seed), poison);
+  } catch (...) {
+    builder.set_constants(previous);
+    throw;
+  }
+  builder.set_constants(previous);
+  trial.constants = job.alt_size_overrides;
+  work.trials.push_back(std::move(trial));
+}
+
+// Input sets for timing, built like the correctness inputs under their own seeds, as many as
+// memory allows (each variant holds its own clones of every set), with the reference's outputs
+// for each, computed here, before the candidate's import: every call timed is checked on them.
+void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
+  const std::size_t wanted = std::size_t(std::max(1, context_.timing.input_sets));
+  const Trial& first = work.trials.front();
+  work.timing_sets = {first};
+  long long bytes = 0;
+  for (auto item : first.inputs)
+    if (is_tensor(item)) bytes += to_tensor(item).nbytes();
+  const long long budget = context_.job.device.is_cuda() ? (4LL << 30) : (256LL << 20);
+  const std::size_t affordable = std::size_t(std::max(1LL, budget / std::max(1LL, 3 * bytes)));
+  const bool poison = integrity_.enabled("stale_memory");
+  try {
+    for (std::size_t i = 1; i < std::min(wanted, affordable); ++i) {
+      const int seed = 5000 + int(i);
+      work.timing_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model,
+                                                                 context_.builder->build_inputs(seed), poison));
+      work.timing_sets.back().model_seed = first.seed;
+    }
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::problem_error, "building the timing input sets failed",
+                  {{"traceback", describe_python_error(e)}}};
+  }
+  const auto& mutates = first.reference_mutates;
+  work.timing_comparison_skipped = std::find(mutates.begin(), mutates.end(), true) != mutates.end();
+}
+
+// Baselines are compiled and measured before the candidate exists in this process: failing
+// candidates still get baseline times, and the interleaved run can be checked against these.
+void ReferenceUnit::measure_baselines(ReferenceWork& work) {
+  handles_.baselines = build_baselines(context_, work.trials.front(), context_.job.settings.baselines, false,
+                                       work.baseline_notes);
+  for (const auto& [name, callable] : handles_.baselines) work.baselines.push_back(name);
+  build_timing_sets(work);
+  prepare_timing(context_, work, integrity_, handles_);
+  if (handles_.baselines.empty() || context_.timing.mode == TimingMode::kernelbench) return;
+  ResolvedTiming quick = context_.timing;
+  quick.max_time_s = std::min(2.0, context_.timing.max_time_s / 4);
+  quick.target_ci = std::max(context_.timing.target_ci, 0.01);
+  try {
+    const ProtocolRun run = handles_.session->measure(handles_.baselines, quick);
+    work.pre_import.job = context_.job;
+    handles_.session->store(run, quick, work.pre_import);
+    for (const auto& [name, record] : run.variants)
+      if (!record.samples_ms.empty()) work.pre_import_median_ms[name] = summarize(record.samples_ms).median;
+  } catch (const VariantError& e) {
+    throw Verdict{Status::problem_error, fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
+                  {{"traceback", e.traceback}}};
+  }
+}
+
+std::vector<NamedCallable> build_baselines(const ProblemContext& context, const Trial& first,
+                                           const std::vector<std::string>& names, bool blinded,
+                                           nlohmann::json& notes) {
+  auto wants = [&](const char* b) { return std::find(names.begin(), names.end(), b) != names.end(); };
+  std::vector<NamedCallable> baselines;
+  if (wants("eager")) baselines.push_back({"eager", first.model});
+  if (wants("inductor"))
+    if (auto compiled = compile_inductor(context, first, blinded, notes)) baselines.push_back({"inductor", *compiled});
+  return baselines;
+}
+
+void prepare_timing(const ProblemContext& context, const ReferenceWork& work, const IntegrityMonitor& levels,
+                    ReferenceHandles& handles) {
+  std::vector<py::list> sets;
+  std::vector<std::vector<at::Tensor>> expected;
+  for (const auto& set : work.timing_sets) {
+    sets.push_back(set.inputs);
+    expected.push_back(set.expected);
+  }
+  CallAuditSettings audit;
+  audit.compare = audit.rotate = levels.enabled("timed_call_check");
+  audit.poison = levels.enabled("stale_memory") || audit.compare;
+  audit.tolerance = context.tolerance;
+  // Blinded: the expected values are elsewhere; the candidate's sampled values are committed.
+  audit.commit = work.blinded && audit.compare;
+  const bool check_calls = audit.compare;
+  if (work.blinded) audit.compare = false;
+  if (audit.commit || audit.compare || audit.poison) {
+    handles.audit = std::make_unique<CallAudit>(std::move(expected), work.trials.front().structure, audit);
+    if (check_calls && work.timing_comparison_skipped)
+      handles.audit->skip_comparison("the reference writes into its inputs: calls on one buffer see other values");
+  }
+  handles.session = std::make_unique<TimingSession>(context.job, std::move(sets), handles.audit.get());
+}
+
+void add_input_digests(ReferenceWork& work) {
+  auto digest = [](Trial& trial) {
+    trial.input_digests.clear();
+    for (auto item : trial.inputs) trial.input_digests.push_back(input_digest(item));
+  };
+  for (auto& t : work.trials) digest(t);
+  for (auto& t : work.timing_sets) digest(t);
+  if (work.recheck) digest(*work.recheck);
+}
+
+}  // namespace kbench

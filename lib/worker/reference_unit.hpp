@@ -1,0 +1,63 @@
+#pragma once
+// The reference unit of one job: the correctness trials and their expected outputs, the
+// baselines (eager, Inductor) and their pre-import timing, the timing input sets and their
+// expected outputs. Runs before any candidate code exists in its process, and loads none, so
+// its process can be a trusted one (docs/threat-model.md). Its product is a ReferenceWork
+// (reference_work.hpp); in the same process a candidate unit also takes its handles.
+#include <memory>
+#include <vector>
+
+#include "integrity/call_audit.hpp"
+#include "integrity/integrity_monitor.hpp"
+#include "worker/problem_context.hpp"
+#include "worker/reference_work.hpp"
+#include "worker/timing_session.hpp"
+
+namespace kbench {
+
+// Python objects and timing state built for the work, valid only in the process that built them.
+struct ReferenceHandles {
+  std::vector<NamedCallable> baselines;
+  std::unique_ptr<CallAudit> audit;  // declared before session, which points to it
+  std::unique_ptr<TimingSession> session;
+};
+
+class ReferenceUnit {
+ public:
+  explicit ReferenceUnit(const ProblemContext& context);
+
+  // Everything above, in this order. A fault of the problem ends it with work.failure set.
+  ReferenceWork run();
+  // For a candidate unit in this process: the baselines, the call audit, the timing session.
+  ReferenceHandles take_handles() { return std::move(handles_); }
+
+ private:
+  void build_trials(ReferenceWork& work);
+  void flag_degenerate_reference(const ReferenceWork& work);
+  void add_alt_distribution_trial(ReferenceWork& work, bool poison);
+  void add_alt_shape_trial(ReferenceWork& work, bool poison);
+  void build_timing_sets(ReferenceWork& work);
+  void measure_baselines(ReferenceWork& work);
+
+  const ProblemContext& context_;
+  IntegrityMonitor integrity_;  // for the levels and the cost of the reference-side checks
+  ReferenceHandles handles_;
+};
+
+// The baselines named in `names` ("eager": the first trial's model; "inductor": it compiled
+// and checked against the eager outputs unless `blinded`). A baseline that fails is noted in
+// `notes` and left out.
+std::vector<NamedCallable> build_baselines(const ProblemContext& context, const Trial& first,
+                                           const std::vector<std::string>& names, bool blinded,
+                                           nlohmann::json& notes);
+
+// The timing session over the work's timing sets, with their call audit (timed_call_check,
+// stale_memory): the same for a reference unit and a candidate unit rebuilding the work.
+void prepare_timing(const ProblemContext& context, const ReferenceWork& work, const IntegrityMonitor& levels,
+                    ReferenceHandles& handles);
+
+// Every input of every trial of `work` digested (SHA-256), so another process can check that it
+// rebuilt the same inputs from the seeds.
+void add_input_digests(ReferenceWork& work);
+
+}  // namespace kbench

@@ -1,0 +1,54 @@
+#pragma once
+// The narrow interface between the reference unit and the candidate unit of one job
+// (docs/architecture.md, "reference work"): everything the candidate side needs from the
+// reference side, as plain data, so the two can run in different processes. The reference unit
+// (reference_unit.hpp) produces it before any candidate code exists; the candidate unit
+// (candidate_unit.hpp) consumes it, in the same process or, after encode/decode, in another one.
+//
+// What crosses: per trial its kind, seeds, problem constants, output structure and the
+// reference's outputs (host tensors); the timing input sets' seeds and expected outputs; the
+// pre-import baseline timings; notes and flags. What does not cross: Python objects (models,
+// inputs), which the receiving process rebuilds from the seeds and checks against the digests.
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/job_result.hpp"
+#include "worker/trial.hpp"
+#include "worker/verdict.hpp"
+
+namespace kbench {
+
+struct ReferenceWork {
+  // The reference itself failed (problem_error): the job's verdict, no candidate work follows.
+  std::optional<Verdict> failure;
+  // The expected outputs were left out (shapes and dtypes only; they read back poisoned): the
+  // copy a candidate's process gets when its outputs are judged by a trusted one (judge.hpp).
+  bool blinded = false;
+  std::vector<Trial> trials;       // seed, alt_distribution, alt_shape: the order they are checked in
+  std::optional<Trial> recheck;    // post_timing, on the timed instance after timing
+  std::vector<Trial> timing_sets;  // set 0 is trials.front(); one expected output each
+  std::vector<std::string> baselines;  // baselines the reference unit built ("eager", "inductor")
+  std::vector<std::string> trial_notes;
+  std::vector<std::string> flags;      // integrity flags raised by the reference side
+  double integrity_cost_s = 0;         // check work done on the reference side
+  bool timing_comparison_skipped = false;  // the reference writes into its inputs (call_audit)
+  nlohmann::json baseline_notes = nlohmann::json::object();
+  std::map<std::string, double> pre_import_median_ms;
+  JobResult pre_import;  // timings and protocol of the pre-import baseline run
+};
+
+// One byte string (worker/tensor_blob.hpp); the same binary reads what it wrote, which the cache
+// key of reused reference work pins (torch version, #14). `blinded`: without expected values.
+std::string encode_reference_work(const ReferenceWork& work, bool blinded = false);
+// Throws std::runtime_error naming what is wrong (truncated, a size that disagrees, a dtype).
+ReferenceWork decode_reference_work(const std::string& bytes);
+
+// SHA-256 (hex) of one input: a tensor's dtype, shape and bytes, or the repr of anything else.
+std::string input_digest(const pybind11::handle& input);
+
+}  // namespace kbench

@@ -1,0 +1,27 @@
+#pragma once
+// The verdict on one correctness trial's outputs, wherever they are compared: in the candidate's
+// process (candidate_unit.cpp) or, for a blinded candidate, in the trusted judge (judge.cpp).
+#include <ATen/core/Tensor.h>
+
+#include <string>
+#include <vector>
+
+#include "model/tolerance.hpp"
+#include "worker/trial.hpp"
+
+namespace kbench {
+
+struct ErrorBounds {
+  double max_abs_error = 0;
+  double max_rel_error = 0;
+};
+
+// "seed trial, seed 1000": how verdicts name a trial.
+std::string trial_name(const Trial& trial);
+
+// Compares `actual` (flattened outputs) with the trial's expected outputs and widens `bounds`;
+// throws the Verdict a wrong trial earns (mismatch; rejected post_timing_recheck).
+void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actual, const Tolerance& tolerance,
+                         ErrorBounds& bounds);
+
+}  // namespace kbench
