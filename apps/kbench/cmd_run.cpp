@@ -19,6 +19,7 @@
 #include "report/generation_totals.hpp"
 #include "report/progress_line.hpp"
 #include "report/terminal_table.hpp"
+#include "report/turn_metrics.hpp"
 #include "run/suite_listing.hpp"
 #include "run/suite_runner.hpp"
 #include "table_stream.hpp"
@@ -192,6 +193,8 @@ void add_run_command(CLI::App& app) {
     std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), table);
     if (report.generation)
       std::fprintf(table, "%s\n", generation_summary_line(generation_totals(report.results)).c_str());
+    if (report.generation && report.generation->turns > 1)
+      std::fputs(turn_metrics_text(turn_metrics(report.results)).c_str(), table);
     if (options->results_file && *options->results_file != "-")
       std::fprintf(table, "results: %s\n", options->results_file->c_str());
     if (report.results.size() < report.planned_jobs) {

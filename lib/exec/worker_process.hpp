@@ -76,8 +76,11 @@ struct WorkerOutcome {
 // Path of the running executable.
 std::filesystem::path self_executable();
 // kbench-worker next to it: the executable with embedded Python and LibTorch that a worker
-// runs (apps/kbench/worker_commands.hpp says why it is not kbench itself).
+// runs (apps/kbench/worker_commands.hpp says why it is not kbench itself). A host that embeds
+// the controller in another program (a test, the Python module to come) names the kbench binary
+// whose kbench-worker to run with set_worker_executable().
 std::filesystem::path worker_executable();
+void set_worker_executable(const std::filesystem::path& kbench_binary);
 
 // Blocks until the worker delivers its result frame or exits, or a limit or an interrupt stops
 // it; then the whole process group and every other descendant are killed, so nothing the
