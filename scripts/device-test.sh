@@ -89,18 +89,34 @@ echo "level1 on cuda took $(( $(date +%s) - start )) s"
 fi
 
 if want honest; then
-step "honest corpus: every CUDA (load_inline), mixed and Triton candidate ok with no flag (tests/honest; issue #12)"
-# 39 jobs, 22 of them with extension builds: split across device calls with
-# KBENCH_HONEST_SHARD=i/N (e.g. 0/3, 1/3, 2/3) and overlap builds with KBENCH_HONEST_JOBS slots.
-start=$(date +%s)
+step "honest corpus + the original suite's Triton solutions (tests/honest, configs/suites/original.yaml; issues #12, #13)"
+# 39 honest jobs (22 with extension builds) and 25 original Triton jobs: two device calls,
+# KBENCH_HONEST_SHARD=0/2 then 1/2 (~20 + ~12 jobs each; one H200, 6 slots). Both suites get the
+# same shard. The honest corpus is about verdicts, so eager only and short timing; the original
+# suite reports speedups vs eager and Inductor, at --max-time 2 (KBENCH_ORIGINAL_ARGS to change).
+# Each run gets a share of the call's 10 minutes (KBENCH_HONEST_BUDGET_S, KBENCH_ORIGINAL_BUDGET_S):
+# at its end SIGINT stops scheduling, running jobs finish, and the results files (rewritten after
+# every job) keep what finished, so the tables below always print.
 shard=()
 [ -n "${KBENCH_HONEST_SHARD:-}" ] && shard=(--shard "$KBENCH_HONEST_SHARD")
-"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/honest_gpu.yaml" --device cuda -j "${KBENCH_HONEST_JOBS:-4}" \
-  "${shard[@]}" ${KBENCH_HONEST_ARGS:-} -o "$OUTDIR/honest-gpu.json" > "$OUTDIR/honest-gpu.txt" 2>&1 \
-  || { status=1; tail -5 "$OUTDIR/honest-gpu.txt"; }
-echo "honest_gpu${KBENCH_HONEST_SHARD:+ shard $KBENCH_HONEST_SHARD} on cuda took $(( $(date +%s) - start )) s"
-"$PYTHON" "$ROOT/benchmarks/integrity/false_positives.py" "$OUTDIR/honest-gpu.json" \
-  | tee "$OUTDIR/honest-false-positives.txt" || status=1
+tag="${KBENCH_HONEST_SHARD:+-${KBENCH_HONEST_SHARD%/*}}"
+start=$(date +%s)
+timeout -s INT -k 40 "${KBENCH_HONEST_BUDGET_S:-270}" \
+  "$BUILD/bin/kbench" run "$ROOT/tests/data/suites/honest_gpu.yaml" --device cuda -j "${KBENCH_HONEST_JOBS:-6}" \
+  "${shard[@]}" ${KBENCH_HONEST_ARGS:---baselines eager --max-time 2} -o "$OUTDIR/honest-gpu$tag.json" \
+  > "$OUTDIR/honest-gpu$tag.txt" 2>&1 || { status=1; tail -5 "$OUTDIR/honest-gpu$tag.txt"; }
+honest_s=$(( $(date +%s) - start ))
+start=$(date +%s)
+timeout -s INT -k 40 "${KBENCH_ORIGINAL_BUDGET_S:-210}" \
+  "$BUILD/bin/kbench" run "$ROOT/configs/suites/original.yaml" --tags triton --device cuda -j "${KBENCH_HONEST_JOBS:-6}" \
+  "${shard[@]}" ${KBENCH_ORIGINAL_ARGS:---max-time 2} -o "$OUTDIR/original-triton$tag.json" \
+  > "$OUTDIR/original-triton$tag.txt" 2>&1 || { status=1; tail -5 "$OUTDIR/original-triton$tag.txt"; }
+original_s=$(( $(date +%s) - start ))
+echo "honest_gpu${KBENCH_HONEST_SHARD:+ shard $KBENCH_HONEST_SHARD}: ${honest_s} s; original --tags triton: ${original_s} s"
+"$PYTHON" "$ROOT/benchmarks/integrity/false_positives.py" "$OUTDIR/honest-gpu$tag.json" "$OUTDIR/original-triton$tag.json" \
+  > "$OUTDIR/honest-false-positives$tag.txt" || status=1
+"$PYTHON" "$ROOT/benchmarks/original/speedup_table.py" "$OUTDIR/original-triton$tag.json" \
+  > "$OUTDIR/original-triton-table$tag.txt" || status=1
 fi
 
 if want throughput; then
@@ -291,6 +307,9 @@ for mode in on off; do
   [ -f "$OUTDIR/overhead-$mode.txt" ] && echo "overhead, --prestart $mode: $(tail -1 "$OUTDIR/overhead-$mode.txt")"
 done
 [ -f "$OUTDIR/buildcache.txt" ] && tail -2 "$OUTDIR/buildcache.txt"
+# The honest stage's tables, last: every honest row (status, checks, cost, share, flags), then
+# the original suite's speedups.
+for f in "$OUTDIR"/honest-false-positives*.txt "$OUTDIR"/original-triton-table*.txt; do [ -f "$f" ] && cat "$f"; done
 [ -f "$OUTDIR/throughput.txt" ] && grep -E "GPU|slot|agree|DIFFER" "$OUTDIR/throughput.txt"
 echo "device-test: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
 exit $status

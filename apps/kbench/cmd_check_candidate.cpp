@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "worker_commands.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "worker/python_runtime.hpp"
@@ -51,9 +52,7 @@ bool report_file(const std::string& file, const StaticAnalysis& a, bool require_
 void add_check_candidate_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto require_kernel = std::make_shared<bool>(false);
-  auto* cmd = app.add_subcommand(
-      "check-candidate", "Check candidate files without running them: forbidden imports and "
-                         "APIs, and the kernels reachable from ModelNew.forward");
+  auto* cmd = app.add_subcommand("check-candidate", worker_command("check-candidate").description);
   cmd->add_option("files", *files, "Candidate .py files")->required()->check(CLI::ExistingFile);
   cmd->add_flag("--require-kernel", *require_kernel,
                 "Also fail a file when no @triton.jit or load_inline kernel is reachable from "

@@ -13,6 +13,7 @@
 #include "report/output_paths.hpp"
 #include "report/results_json.hpp"
 #include "report/results_reader.hpp"
+#include "table_stream.hpp"
 
 namespace kbench::cli {
 namespace {
@@ -89,10 +90,8 @@ void add_compare_command(CLI::App& app) {
     const auto fail = args->fail_percent;
     // A gate judges every evaluation of BASE, or refuses before printing anything.
     if (fail) check_gate_inputs(base, args->base_file, next, args->new_file, c, args->gate);
-    // With a report on stdout, the table goes to stderr so stdout stays machine-readable.
-    const bool report_on_stdout = args->md == "-" || args->json == "-" || args->junit == "-";
     std::fputs((compare_table(c, fail) + "\n" + compare_summary_line(c) + "\n").c_str(),
-               report_on_stdout ? stderr : stdout);
+               table_stream({args->md, args->json, args->junit}));
     if (!args->md.empty()) write_output(args->md, compare_markdown(c, fail));
     if (!args->json.empty()) write_output(args->json, compare_json(c, fail).dump(2) + "\n");
     if (!args->junit.empty()) write_output(args->junit, compare_junit(c, fail));

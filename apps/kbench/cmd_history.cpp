@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "commands.hpp"
+#include "number_option.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "history/history_entry.hpp"
@@ -136,7 +137,7 @@ void add_history_command(CLI::App& app) {
                     "Exit 1 when a candidate is SLOWER by >= PCT percent or newly failing; also the "
                     "smallest change marked on times")
       ->default_val(5)
-      ->check(CLI::NonNegativeNumber)
+      ->check(documented_range("--fail-on-regression"))
       ->type_name("PCT");
   trend->add_option("--html", args->html, "Self-contained HTML page with the charts")->type_name("FILE|-");
   trend->add_option("--md", args->md, "Markdown (e.g. for $GITHUB_STEP_SUMMARY)")->type_name("FILE|-");

@@ -11,6 +11,7 @@
 #include "report/results_json.hpp"
 #include "report/results_reader.hpp"
 #include "report/terminal_table.hpp"
+#include "table_stream.hpp"
 
 namespace kbench::cli {
 
@@ -49,9 +50,8 @@ void add_merge_command(CLI::App& app) {
     }
     const RunReport merged = merge_reports(reports, *ignore_env, *allow_suite_mismatch);
     if (to_stdout) {
-      // stdout carries the JSON alone; the summary goes to stderr.
       std::fputs((results_json(merged).dump(2) + "\n").c_str(), stdout);
-      std::fputs((summary_line(merged) + "\n").c_str(), stderr);
+      std::fputs((summary_line(merged) + "\n").c_str(), table_stream({*output}));
       return;
     }
     write_results_json(merged, *output);

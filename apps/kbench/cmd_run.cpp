@@ -19,8 +19,10 @@
 #include "report/generation_totals.hpp"
 #include "report/progress_line.hpp"
 #include "report/terminal_table.hpp"
+#include "report/turn_metrics.hpp"
 #include "run/suite_listing.hpp"
 #include "run/suite_runner.hpp"
+#include "table_stream.hpp"
 
 namespace kbench::cli {
 namespace {
@@ -67,7 +69,6 @@ class ProgressConsole {
 void add_run_command(CLI::App& app) {
   auto options = std::make_shared<SuiteRunOptions>();
   auto quiet = std::make_shared<bool>(false);
-  std::string suite_file, output, work_dir;
   auto* run = app.add_subcommand("run", "Evaluate every problem x candidate of a suite YAML");
   run->add_option("suite", options->suite_file, "Suite YAML file (see docs/suite-format.md)")
       ->required()
@@ -186,15 +187,16 @@ void add_run_command(CLI::App& app) {
       throw;
     }
     console->clear();
-    // With a report on stdout, the table goes to stderr so stdout stays machine-readable.
-    bool report_on_stdout = options->results_file && *options->results_file == "-";
-    for (const auto& o : options->outputs) report_on_stdout |= o.path == "-";
-    std::FILE* table_stream = report_on_stdout ? stderr : stdout;
-    std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), table_stream);
+    std::vector<std::string> output_paths = {options->results_file ? options->results_file->string() : ""};
+    for (const auto& o : options->outputs) output_paths.push_back(o.path);
+    std::FILE* table = table_stream(output_paths);
+    std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), table);
     if (report.generation)
-      std::fprintf(table_stream, "%s\n", generation_summary_line(generation_totals(report.results)).c_str());
+      std::fprintf(table, "%s\n", generation_summary_line(generation_totals(report.results)).c_str());
+    if (report.generation && report.generation->turns > 1)
+      std::fputs(turn_metrics_text(turn_metrics(report.results)).c_str(), table);
     if (options->results_file && *options->results_file != "-")
-      std::fprintf(table_stream, "results: %s\n", options->results_file->c_str());
+      std::fprintf(table, "results: %s\n", options->results_file->c_str());
     if (report.results.size() < report.planned_jobs) {
       throw Error(kExitInterrupted,
                   fmt::format("interrupted after {} of {} evaluations; what finished is reported above",

@@ -10,6 +10,7 @@
 #include "cluster/sbatch_submit.hpp"
 #include "cluster/slurm_script.hpp"
 #include "commands.hpp"
+#include "number_option.hpp"
 #include "core/error.hpp"
 #include "report/results_json.hpp"
 
@@ -82,7 +83,7 @@ void add_slurm_command(CLI::App& app) {
                   "With --baseline: the merge job fails when a candidate is SLOWER by >= PCT percent "
                   "or newly failing")
       ->default_val(5)
-      ->check(CLI::NonNegativeNumber)
+      ->check(documented_range("--fail-on-regression"))
       ->type_name("PCT");
   cmd->add_option("--kbench", args->kbench, "kbench binary the jobs run (default: this one)");
   cmd->add_flag("--submit", args->submit, "Submit with sbatch and print the job ids");

@@ -1,8 +1,9 @@
-// `kbench worker`: internal; the controller starts it, one process per evaluation.
+// `kbench worker`: internal; the controller starts it (kbench-worker), one process per evaluation.
 #include <memory>
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "worker_commands.hpp"
 #include "worker/worker_entry.hpp"
 
 namespace kbench::cli {
@@ -17,7 +18,7 @@ void add_worker_command(CLI::App& app) {
     UnitPlacement placement;
   };
   auto args = std::make_shared<Args>();
-  auto* worker = app.add_subcommand("worker", "Internal: evaluate one job (started by kbench run)");
+  auto* worker = app.add_subcommand("worker", worker_command("worker").description);
   worker->group("");  // hidden from --help
   worker->add_option("--job", args->job_file, "Job JSON written by the controller");
   worker->add_flag("--probe", args->probe, "Report the Python/torch/device environment");

@@ -24,7 +24,8 @@ void add_generate_options(CLI::App& run, SuiteRunOptions& options) {
   run.add_option("--samples", g.samples, "Candidates asked for per problem (overrides generate.samples)")
       ->check(CLI::Range(1, 1000))
       ->group(group);
-  run.add_option("--turns", g.turns, "Conversation turns per sample; only 1 for now (the agent loop is not yet supported)")
+  run.add_option("--turns", g.turns, "Conversation turns per sample: after each evaluation the model gets the evaluator's feedback "
+                 "and answers again (default 1)")
       ->check(CLI::Range(1, 20))
       ->group(group);
   run.add_option("--backend", g.backend, "Kernel language the prompt asks for: triton or cuda")
@@ -47,6 +48,7 @@ void add_generate_options(CLI::App& run, SuiteRunOptions& options) {
 void attach_generator(SuiteRunOptions& options) {
 #ifdef KBENCH_WITH_GENERATE
   options.generator = generate_candidates;
+  options.follow_up = follow_up_generator;
 #else
   (void)options;
 #endif

@@ -1,14 +1,16 @@
-// kbench: the command-line entry. Subcommands live in cmd_*.cpp; errors are printed here once.
+// kbench: the command-line entry. Subcommands live in cmd_*.cpp; errors are printed once
+// (cli_main.cpp). The ones that embed Python and LibTorch run in kbench-worker
+// (worker_commands.hpp), so this binary starts without loading LibTorch.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <cstdio>
-
+#include "cli_main.hpp"
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "model/run_info.hpp"
+#include "worker_commands.hpp"
 
 namespace {
 
@@ -35,13 +37,11 @@ int main(int argc, char** argv) {
                "(Triton, CUDA, PyTorch) against PyTorch eager and TorchInductor."};
   app.set_version_flag("--version", kbench::kVersion);
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 done, 1 regression (compare --fail-on-regression, history trend) or a failed check-candidate, 2 bad input, 3 environment (Python/torch/GPU) unusable, "
-             "4 internal error, 130 interrupted. See docs/cli.md.");
+  app.footer(kbench::cli::kExitCodesFooter);
   kbench::cli::add_run_command(app);
-  kbench::cli::add_worker_command(app);
   kbench::cli::add_compare_command(app);
   kbench::cli::add_merge_command(app);
-  kbench::cli::add_check_candidate_command(app);
+  kbench::cli::list_worker_commands(app);  // worker (hidden), check-candidate
   kbench::cli::add_import_command(app);
   kbench::cli::add_list_command(app);
   kbench::cli::add_validate_command(app);
@@ -49,18 +49,8 @@ int main(int argc, char** argv) {
   kbench::cli::add_history_command(app);
   kbench::cli::add_cache_command(app);
   kbench::cli::add_prompt_command(app);
-  try {
+  return kbench::cli::run_cli(app, argc, argv, [&] {
+    kbench::cli::exec_worker_command_if_named(argc, argv);
     check_subcommand_name(app, argc, argv);
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : kbench::kExitBadInput;
-  } catch (const kbench::Error& e) {
-    std::fprintf(stderr, "kbench: error: %s\n", kbench::printable(e.what()).c_str());
-    return e.code();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "kbench: internal error: %s\n", kbench::printable(e.what()).c_str());
-    return kbench::kExitInternal;
-  }
-  return 0;
+  });
 }

@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <cstdlib>
@@ -21,6 +22,7 @@
 #include "exec/background_reaper.hpp"
 #include "exec/blinded_job.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/job_queue.hpp"
 #include "exec/lock_wait.hpp"
 #include "exec/prestarted_job.hpp"
 #include "exec/result_channel.hpp"
@@ -302,27 +304,27 @@ nlohmann::json probe_environment(const Device& device, const std::filesystem::pa
 }
 
 std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options) {
+  JobQueue queue;
+  push_all(queue, jobs, options.skip);
+  return run_jobs(queue, options);
+}
+
+std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options) {
   const std::vector<WorkerSlot> slots =
       options.slots.empty() ? std::vector<WorkerSlot>{WorkerSlot{}} : options.slots;
   const auto runner = options.runner ? options.runner : run_job;
   std::mutex mutex;  // guards the fields below and serialises the callbacks
-  std::size_t next = 0, finished = 0;
+  std::size_t finished = 0;
   std::exception_ptr failure;
+  std::atomic<bool> failed{false};  // `failure` set; read by the queue's wait without `mutex`
+  auto stopping = [&] { return failed.load() || interrupt_requested() || (options.stop && options.stop()); };
 
-  // One thread per slot around the blocking run_worker_process; the fork+exec child code is
-  // async-signal-safe, so forking from several threads is fine.
   const std::size_t prestart_depth = options.runner ? 0 : std::size_t(std::max(0, options.prestart));
   auto job_dir = [&](std::size_t index) { return options.work_dir / fmt::format("job-{:04d}", index); };
-  // Under `mutex`: the next job to start, false when none should.
-  auto claim = [&](std::size_t& index) {
-    while (next < jobs.size() && next < options.skip.size() && options.skip[next]) ++next;
-    if (failure || interrupt_requested() || next >= jobs.size()) return false;
-    index = next++;
-    return true;
-  };
 
   // One thread per slot around the blocking run_worker_process; the fork+exec child code is
-  // async-signal-safe, so forking from several threads is fine.
+  // async-signal-safe, so forking from several threads is fine. Jobs are claimed under `mutex`,
+  // so they start in push order.
   auto slot_loop = [&](int slot_index) {
     const WorkerSlot& slot = slots[std::size_t(slot_index)];
     // The next jobs' workers, already importing torch; cancelled when dropped unreleased.
@@ -330,24 +332,35 @@ std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& opti
     for (;;) {
       std::size_t index = 0;
       std::unique_ptr<PrestartedJob> current;
+      bool claimed = false;
       {
         std::lock_guard lock(mutex);
+        if (stopping()) return;  // prestarted workers never released: cancelled
         if (!ahead.empty()) {
-          if (failure || interrupt_requested()) return;  // never released: cancelled
           index = ahead.front().first;
           current = std::move(ahead.front().second);
           ahead.pop_front();
-        } else if (!claim(index)) {
-          return;
+          claimed = true;
+        } else if (const auto next = queue.try_claim()) {
+          index = *next;
+          claimed = true;
         }
-        if (options.on_start) options.on_start(index, jobs[index], slot_index);
-        for (std::size_t next_index = 0;
-             ahead.size() < prestart_depth && claim(next_index);)
-          ahead.emplace_back(next_index, std::make_unique<PrestartedJob>(
-                                             jobs[next_index], job_dir(next_index), slot));
+        if (claimed) {
+          if (options.on_start) options.on_start(index, queue.job(index), slot_index);
+          while (ahead.size() < prestart_depth) {
+            const auto next = queue.try_claim();
+            if (!next) break;
+            ahead.emplace_back(*next, std::make_unique<PrestartedJob>(queue.job(*next), job_dir(*next), slot));
+          }
+        }
+      }
+      if (!claimed) {
+        // Nothing pending: wait for a push, the queue's close, or a stop.
+        if (!queue.wait_for_job(stopping)) return;
+        continue;
       }
       try {
-        JobResult result = current ? current->release() : runner(jobs[index], job_dir(index), slot);
+        JobResult result = current ? current->release() : runner(queue.job(index), job_dir(index), slot);
         if (result.schedule) result.schedule->slot = slot_index;
         std::lock_guard lock(mutex);
         ++finished;
@@ -357,6 +370,7 @@ std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& opti
       } catch (...) {
         std::lock_guard lock(mutex);
         if (!failure) failure = std::current_exception();
+        failed = true;
         return;
       }
     }

@@ -29,7 +29,7 @@ struct WorkerSlot {
 struct ControllerOptions {
   std::filesystem::path work_dir;  // one sub-folder per job
   std::vector<WorkerSlot> slots;   // empty: one slot on each job's own device, no lock
-  std::vector<bool> skip;          // jobs already done (resume); empty: none
+  std::vector<bool> skip;          // jobs already done (resume), for the vector run_jobs; empty: none
   // Each slot pre-starts the workers of its next `prestart` jobs while the current one runs, so
   // Python and the torch/triton imports are off the critical path (exec/prestarted_job.hpp).
   // Two, because the imports (about 4 s on the H200 machine) can take longer than a small
@@ -39,6 +39,9 @@ struct ControllerOptions {
   // so progress and reports can be updated as the run goes. `index` is the job's plan index.
   std::function<void(std::size_t index, const Job& job, int slot)> on_start;
   std::function<void(std::size_t index, const JobResult& result)> on_result;
+  // Polled with the interrupt flag: true stops scheduling as the first Ctrl-C does (a session
+  // whose producer failed). May be empty.
+  std::function<bool()> stop;
   // Runs one job; default run_job. Tests replace it.
   std::function<JobResult(const Job& job, const std::filesystem::path& job_dir,
                           const WorkerSlot& slot)>
@@ -76,9 +79,14 @@ struct ProblemCheckOutcome {
 ProblemCheckOutcome check_problem_in_worker(const Job& job, const std::filesystem::path& job_dir,
                                             const WorkerSlot& slot, bool inductor);
 
-// Runs every job not skipped, one per slot at a time, in plan order of starting. After the
-// first interrupt no job starts and running ones finish; after the second, running ones are
-// killed and not recorded. Returns how many jobs finished.
+// Runs every pending job of `queue`, one per slot at a time, in push order of starting, until the
+// queue is closed and drained: jobs pushed while it runs (from on_result, or another thread)
+// are run too. After the first interrupt no job starts and running ones finish; after the
+// second, running ones are killed and not recorded. A failure (an exception from the runner or
+// a callback) stops scheduling and is rethrown. Returns how many jobs finished.
+class JobQueue;
+std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options);
+// The same over a fixed plan, `options.skip` marking jobs already done.
 std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options);
 
 // Maps a finished worker to a result (exposed for tests).

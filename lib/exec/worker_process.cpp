@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <optional>
 #include <system_error>
 
@@ -177,12 +178,31 @@ void finish_output(const WorkerLaunch& launch, const OutputCapture& out, const O
 
 }  // namespace
 
+namespace {
+std::mutex worker_executable_mutex;
+std::filesystem::path worker_executable_override;
+}  // namespace
+
+void set_worker_executable(const std::filesystem::path& kbench_binary) {
+  std::lock_guard lock(worker_executable_mutex);
+  worker_executable_override = kbench_binary;
+}
+
 std::filesystem::path self_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
+
+std::filesystem::path worker_executable() {
+  std::filesystem::path kbench;
+  {
+    std::lock_guard lock(worker_executable_mutex);
+    kbench = worker_executable_override;
+  }
+  return (kbench.empty() ? self_executable() : kbench).parent_path() / "kbench-worker";
+}
 
 WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   protect_controller();
   std::filesystem::create_directories(launch.work_dir);
-  const auto exe = (launch.executable.empty() ? self_executable() : launch.executable).string();
+  const auto exe = (launch.executable.empty() ? worker_executable() : launch.executable).string();
   std::vector<std::string> args = {exe};
   args.insert(args.end(), launch.args.begin(), launch.args.end());
   for (const auto& extra : {"--result-fd", "3", "--key-fd", "4"}) args.push_back(extra);

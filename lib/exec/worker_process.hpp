@@ -20,7 +20,7 @@
 namespace kbench {
 
 struct WorkerLaunch {
-  std::filesystem::path executable;  // empty: this kbench binary
+  std::filesystem::path executable;  // empty: worker_executable()
   // After the executable; "--result-fd 3 --key-fd 4" is appended.
   std::vector<std::string> args;
   std::filesystem::path work_dir;  // created; becomes the child's cwd and holds its logs
@@ -73,8 +73,14 @@ struct WorkerOutcome {
   double wall_s = 0;
 };
 
-// Path of the running kbench executable (the worker is the same binary).
+// Path of the running executable.
 std::filesystem::path self_executable();
+// kbench-worker next to it: the executable with embedded Python and LibTorch that a worker
+// runs (apps/kbench/worker_commands.hpp says why it is not kbench itself). A host that embeds
+// the controller in another program (a test, the Python module to come) names the kbench binary
+// whose kbench-worker to run with set_worker_executable().
+std::filesystem::path worker_executable();
+void set_worker_executable(const std::filesystem::path& kbench_binary);
 
 // Blocks until the worker delivers its result frame or exits, or a limit or an interrupt stops
 // it; then the whole process group and every other descendant are killed, so nothing the

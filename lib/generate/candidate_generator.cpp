@@ -12,11 +12,11 @@
 #include <thread>
 
 #include "core/error.hpp"
-#include "core/hmac_sha256.hpp"
 #include "generate/chat_client.hpp"
 #include "generate/code_extraction.hpp"
 #include "generate/generation_cache.hpp"
 #include "generate/price_table.hpp"
+#include "generate/generated_files.hpp"
 #include "generate/prompt_template.hpp"
 
 namespace kbench {
@@ -28,16 +28,6 @@ std::string read_file(const std::filesystem::path& file) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-void write_atomically(const std::filesystem::path& file, const std::string& text) {
-  const auto temp = file.string() + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) throw EnvironmentError(fmt::format("cannot write {}", temp));
-  }
-  std::filesystem::rename(temp, file);
 }
 
 // One problem's missing samples, asked for by one thread, request after request.
@@ -56,6 +46,29 @@ std::string api_key_from_environment(const GenerateSettings& settings) {
   return "";  // local servers (vLLM, SGLang, Ollama) need none
 }
 
+std::optional<PriceTable> load_prices(const GenerationRequest& options) {
+  if (!options.prices_file) return std::nullopt;
+  PriceTable prices = PriceTable::load(*options.prices_file);
+  const auto& model = options.settings.model;
+  if (!prices.has(model))
+    throw InputError(fmt::format("{}: no prices for the model '{}' (add `{}: {{prompt: .., completion: ..}}`)",
+                                 options.prices_file->string(), model, model));
+  return prices;
+}
+
+EndpointOptions endpoint_options(const GenerationRequest& options) {
+  const auto& settings = options.settings;
+  EndpointOptions endpoint;
+  endpoint.base_url = settings.base_url;
+  endpoint.api_key = api_key_from_environment(settings);
+  endpoint.timeouts = {settings.connect_timeout_s, settings.request_timeout_s};
+  endpoint.retry.max_retries = settings.max_retries;
+  endpoint.log = options.log;
+  endpoint.sleep = options.sleep;
+  endpoint.cancelled = options.cancelled;
+  return endpoint;
+}
+
 }  // namespace
 
 std::vector<ChatMessage> first_turn_messages(const Problem& problem, const GenerateSettings& settings,
@@ -66,13 +79,7 @@ std::vector<ChatMessage> first_turn_messages(const Problem& problem, const Gener
 
 std::vector<GeneratedCandidate> generate_candidates(const Suite& suite, const GenerationRequest& options) {
   const auto& settings = options.settings;
-  std::optional<PriceTable> prices;
-  if (options.prices_file) {
-    prices = PriceTable::load(*options.prices_file);
-    if (!prices->has(settings.model))
-      throw InputError(fmt::format("{}: no prices for the model '{}' (add `{}: {{prompt: .., completion: ..}}`)",
-                                   options.prices_file->string(), settings.model, settings.model));
-  }
+  const std::optional<PriceTable> prices = load_prices(options);
   auto log = [&](const std::string& line) {
     if (options.log) options.log(line);
   };
@@ -108,20 +115,16 @@ std::vector<GeneratedCandidate> generate_candidates(const Suite& suite, const Ge
                   total, suite.problems.size(), settings.base_url, settings.model, cached,
                   cache ? "" : " (--no-cache)", total - cached));
 
-  EndpointOptions endpoint;
-  endpoint.base_url = settings.base_url;
-  endpoint.api_key = api_key_from_environment(settings);
-  endpoint.timeouts = {settings.connect_timeout_s, settings.request_timeout_s};
-  endpoint.retry.max_retries = settings.max_retries;
-  endpoint.log = options.log;
-  endpoint.sleep = options.sleep;
   std::atomic<bool> failed{false};
-  endpoint.cancelled = options.cancelled;
-  const ChatClient client(endpoint);
+  const ChatClient client(endpoint_options(options));
 
   std::mutex mutex;  // guards next_unit, first_failure, samples, log lines
-  std::size_t next_unit = 0, requests_sent = 0;
+  std::size_t next_unit = 0, requests_sent = 0, in_flight = 0, answered = cached;
+  long long tokens = 0;
   std::exception_ptr first_failure;
+  auto show_progress = [&] {  // under `mutex`
+    if (options.progress) options.progress(in_flight, tokens);
+  };
   auto work = [&] {
     for (;;) {
       Unit unit;
@@ -136,15 +139,34 @@ std::vector<GeneratedCandidate> generate_candidates(const Suite& suite, const Ge
         while (filled < unit.missing.size() && !failed) {
           const int first = unit.missing[filled];
           const int n = int(unit.missing.size() - filled);
-          const ChatReply reply = client.complete(request, n, first);
+          {
+            std::lock_guard lock(mutex);
+            ++in_flight;
+            show_progress();
+          }
+          ChatReply reply;
+          try {
+            reply = client.complete(request, n, first);
+          } catch (...) {
+            std::lock_guard lock(mutex);
+            --in_flight;
+            throw;
+          }
           if (reply.choices.empty())
             throw EnvironmentError(fmt::format("{}: the reply for problem '{}' has no choices", client.url(),
                                                suite.problems[unit.problem].id));
           const auto body = request_body(request, n, first);
-          const std::string request_key = to_hex(sha256(body.dump())).substr(0, 16);
+          const std::string request_key = request_id(body);
           const std::size_t used = std::min(reply.choices.size(), std::size_t(n));
           std::lock_guard lock(mutex);
           ++requests_sent;
+          --in_flight;
+          tokens += reply.usage.total();
+          answered += used;
+          // A plain line per request (CI logs); the live line on a terminal.
+          log(fmt::format("kbench: generation: {}/{} samples ({} request{} in flight, {} tokens so far)", answered,
+                          total, in_flight, in_flight == 1 ? "" : "s", tokens));
+          show_progress();
           for (std::size_t c = 0; c < used; ++c, ++filled) {
             const int k = unit.missing[filled];
             CachedSample sample{reply.choices[c].content, reply.choices[c].finish_reason,
@@ -173,43 +195,61 @@ std::vector<GeneratedCandidate> generate_candidates(const Suite& suite, const Ge
   if (requests_sent) log(fmt::format("kbench: generation: {} requests answered", requests_sent));
 
   std::vector<GeneratedCandidate> out;
-  for (std::size_t p = 0; p < suite.problems.size(); ++p) {
-    const auto& problem = suite.problems[p];
-    const auto dir = options.output_dir / problem.id;
-    std::filesystem::create_directories(dir);
-    for (int k = 0; k < settings.samples; ++k) {
-      const auto& sample = *samples[p][std::size_t(k)];
-      const std::string stem = fmt::format("sample-{}-turn-1", k);
-      GeneratedCandidate generated;
-      generated.problem_id = problem.id;
-      auto& origin = generated.origin;
-      origin.sample = k;
-      origin.turn = 1;
-      origin.model = sample.model;
-      origin.request = sample.request;
-      origin.choices_in_request = sample.choices_in_request;
-      origin.from_cache = from_cache[p][std::size_t(k)];
-      origin.usage = sample.usage;
-      if (prices) origin.cost_usd = prices->cost_usd(settings.model, sample.usage);
-      origin.reply_file = dir / (stem + ".reply.json");
-      const ExtractedCode code = extract_code(sample.content);
-      origin.extraction = code.rule;
-      if (code.code) {
-        generated.source_file = dir / (stem + ".py");
-        write_atomically(*generated.source_file, *code.code);
-      }
-      const nlohmann::json reply_record = {
-          {"problem", problem.id},          {"sample", k},
-          {"turn", 1},                      {"model", sample.model},
-          {"request", sample.request},      {"from_cache", origin.from_cache},
-          {"finish_reason", sample.finish_reason}, {"usage", to_json(sample.usage)},
-          {"extraction", code.rule},        {"content", sample.content},
-          {"reply", sample.reply}};
-      write_atomically(origin.reply_file, reply_record.dump(2) + "\n");
-      out.push_back(std::move(generated));
-    }
-  }
+  for (std::size_t p = 0; p < suite.problems.size(); ++p)
+    for (int k = 0; k < settings.samples; ++k)
+      out.push_back(save_generated(options.output_dir, suite.problems[p].id, k, 1, *samples[p][std::size_t(k)],
+                                   from_cache[p][std::size_t(k)], prices ? &*prices : nullptr, settings.model));
   return out;
+}
+
+FollowUpGenerator follow_up_generator(const GenerationRequest& options) {
+  // Shared by every later turn of the run, from several agent threads at once: the client is
+  // const and the cache serialises its connection.
+  struct Shared {
+    explicit Shared(const GenerationRequest& request)
+        : options(request), prices(load_prices(request)), client(endpoint_options(request)),
+          device(device_facts(request.environment, request.device)) {
+      if (request.cache_file) cache.emplace(*request.cache_file);
+    }
+    GenerationRequest options;
+    std::optional<PriceTable> prices;
+    std::optional<GenerationCache> cache;
+    ChatClient client;
+    std::string device;
+  };
+  auto shared = std::make_shared<Shared>(options);
+  return [shared](const Problem& problem, int sample, const std::vector<TurnExchange>& history) {
+    const auto& settings = shared->options.settings;
+    const int turn = int(history.size()) + 1;
+    ChatRequest request{settings.model, first_turn_messages(problem, settings, shared->device), settings.sampling};
+    ChatRequest replay = request;  // the cache's view: feedback without its timing figures
+    for (const auto& exchange : history) {
+      request.messages.push_back({"assistant", exchange.reply});
+      request.messages.push_back({"user", exchange.feedback});
+      replay.messages.push_back({"assistant", exchange.reply});
+      replay.messages.push_back({"user", exchange.feedback_key});
+    }
+    const std::string key = sample_cache_key(replay, sample);
+    std::optional<CachedSample> found = shared->cache ? shared->cache->find(key) : std::nullopt;
+    const bool from_cache = found.has_value();
+    if (!found) {
+      if (shared->options.stopping && shared->options.stopping())
+        throw Error(kExitInterrupted, "interrupted during generation; the replies received are in the cache, a "
+                                      "re-run asks only for the rest");
+      // One choice: a conversation has one next turn. The seed moves with the sample index.
+      const ChatReply reply = shared->client.complete(request, 1, sample);
+      if (reply.choices.empty())
+        throw EnvironmentError(fmt::format("{}: the reply for problem '{}' (sample {}, turn {}) has no choices",
+                                           shared->client.url(), problem.id, sample, turn));
+      const auto body = request_body(request, 1, sample);
+      found = CachedSample{reply.choices[0].content, reply.choices[0].finish_reason,
+                           reply.model.empty() ? settings.model : reply.model, request_id(body), 1,
+                           reply.usage, reply.raw};
+      if (shared->cache) shared->cache->store(key, body, *found);
+    }
+    return save_generated(shared->options.output_dir, problem.id, sample, turn, *found, from_cache,
+                          shared->prices ? &*shared->prices : nullptr, settings.model);
+  };
 }
 
 }  // namespace kbench

@@ -5,8 +5,8 @@
 // saved beside the results with the code extracted from it:
 //   <output_dir>/<problem>/sample-<k>-turn-<t>.py          the candidate (absent: no code)
 //   <output_dir>/<problem>/sample-<k>-turn-<t>.reply.json  the reply, its usage and extraction
-// Turn 1 only for now; later turns extend the conversation of one (problem, sample) with the
-// evaluator's feedback (ChatRequest::messages grows; the cache key follows).
+// Later turns (the agent loop) extend the conversation of one (problem, sample) with the
+// evaluator's feedback: ChatRequest::messages grows, and the cache key follows.
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -24,6 +24,11 @@ namespace kbench {
 // EnvironmentError (retries ran out), Error(kExitInterrupted); samples finished before then are
 // in the cache.
 std::vector<GeneratedCandidate> generate_candidates(const Suite& suite, const GenerationRequest& request);
+
+// The generator of later turns (run/generation_request.hpp): one request with n = 1 per turn,
+// served from the cache when it has the same conversation. Throws like generate_candidates,
+// InputError already here for a bad price table or an unset api_key_env.
+FollowUpGenerator follow_up_generator(const GenerationRequest& request);
 
 // The messages of a problem's first turn, exactly as sent (also for `kbench prompt`).
 std::vector<ChatMessage> first_turn_messages(const Problem& problem, const GenerateSettings& settings,

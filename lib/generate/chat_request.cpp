@@ -36,3 +36,9 @@ std::string sample_cache_key(const ChatRequest& request, int sample) {
 }
 
 }  // namespace kbench
+
+namespace kbench {
+
+std::string request_id(const nlohmann::json& body) { return to_hex(sha256(body.dump())).substr(0, 16); }
+
+}  // namespace kbench

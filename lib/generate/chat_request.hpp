@@ -30,4 +30,8 @@ nlohmann::json request_body(const ChatRequest& request, int n, int first_sample)
 // no `n`) and the sample index: the same question asked again is served from the cache.
 std::string sample_cache_key(const ChatRequest& request, int sample);
 
+// The first 16 hex digits of SHA-256 of a request body: the `request` a candidate's origin names
+// (several samples may share one).
+std::string request_id(const nlohmann::json& body);
+
 }  // namespace kbench

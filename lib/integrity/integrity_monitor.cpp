@@ -8,6 +8,7 @@
 #include <set>
 
 #include "integrity/tensor_guard.hpp"
+#include "measure/offstream_rule.hpp"
 #include "measure/sample_stats.hpp"
 #include "integrity/elf_symbols.hpp"
 #include "worker/verdict.hpp"
@@ -153,13 +154,13 @@ void IntegrityMonitor::after_timing(const std::vector<double>& candidate_ms, int
                                     const std::vector<double>& eager_ms) {
   CostScope cost(*this);
   check_interpreter("after timing");
-  if (enabled("side_stream") && offstream_samples > 0 && !candidate_ms.empty()) {
+  const OffstreamVerdict offstream = judge_offstream(offstream_samples, candidate_ms.size());
+  if (enabled("side_stream") && offstream != OffstreamVerdict::none) {
     const std::string evidence =
-        fmt::format("{} of {} timed samples left work running after the end event", offstream_samples,
-                    candidate_ms.size());
-    // A majority cannot be the odd late interrupt; a few can, so they are only flagged.
-    if (candidate_ms.size() >= 3 && 2 * std::size_t(offstream_samples) >= candidate_ms.size())
-      throw rejection("side_stream", evidence);
+        fmt::format("{} of {} timed samples left work running after the end event (host noise explains {})",
+                    offstream_samples, candidate_ms.size(), offstream_noise_allowance(candidate_ms.size()));
+    // A majority cannot be the odd late interrupt: rejected. Above the noise floor: flagged.
+    if (offstream == OffstreamVerdict::reject) throw rejection("side_stream", evidence);
     flags_.push_back("offstream_samples: " + evidence);
   }
   if (!candidate_ms.empty() && !eager_ms.empty()) {

@@ -63,13 +63,18 @@ KernelShare attribute_kernel_time(const std::vector<ProfiledKernel>& profiled, c
   KernelShare result;
   result.kernels = nlohmann::json::array();
   for (const auto& k : sorted) {
+    // An own kernel is never delegated: a torch operator runs torch's kernels, not the file's.
     const bool custom = is_own_kernel(k.name, own);
+    const bool delegated = k.delegated && !custom;
     result.total_us += k.us;
     if (custom) result.custom_us += k.us;
+    if (delegated) result.delegated_us += k.us;
     if (result.kernels.size() < 8)
-      result.kernels.push_back({{"name", k.name.substr(0, 120)}, {"us", k.us}, {"custom", custom}});
+      result.kernels.push_back(
+          {{"name", k.name.substr(0, 120)}, {"us", k.us}, {"custom", custom}, {"delegated", delegated}});
   }
-  result.share = result.total_us > 0 ? result.custom_us / result.total_us : 0;
+  const double counted_us = result.total_us - result.delegated_us;
+  result.share = counted_us > 0 ? result.custom_us / counted_us : 0;
   return result;
 }
 

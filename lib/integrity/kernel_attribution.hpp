@@ -20,13 +20,18 @@ struct OwnKernels {
 struct ProfiledKernel {
   std::string name;  // the profiler's (kineto's) name: demangled for C++ kernels
   double us = 0;     // device time in one call
+  // Launched inside one of torch's GEMM or convolution operators (aten::mm, linear, convolution,
+  // ...; kernel_share.cpp), wherever the operator was called from: library work the candidate
+  // delegated to cuBLAS/cuDNN through torch, neither its own nor counted against it.
+  bool delegated = false;
 };
 
 struct KernelShare {
-  double share = 0;          // own / total device time
+  double share = 0;          // own / (total - delegated) device time
   double custom_us = 0;
   double total_us = 0;
-  nlohmann::json kernels;    // the top kernels: [{name, us, custom}]
+  double delegated_us = 0;   // in torch's GEMM/convolution operators
+  nlohmann::json kernels;    // the top kernels: [{name, us, custom, delegated}]
 };
 
 // The name the profiler shows for a mangled symbol (kineto demangles with the same ABI call);
@@ -40,7 +45,8 @@ std::set<std::string> cuda_kernels_in_symbols(const std::vector<std::string>& sy
 
 [[nodiscard]] bool is_own_kernel(const std::string& profiled_name, const OwnKernels& own);
 
-// Sums device time per kernel; `kernels` lists the 8 largest.
+// Sums device time per kernel; `kernels` lists the 8 largest. The share is of the device time
+// that was not delegated (docs/integrity.md, "Library calls"); 0 when nothing else ran.
 KernelShare attribute_kernel_time(const std::vector<ProfiledKernel>& profiled, const OwnKernels& own);
 
 }  // namespace kbench

@@ -30,6 +30,7 @@ struct GeneratedCandidate {
   std::string problem_id;
   std::optional<std::filesystem::path> source_file;  // nullopt: the reply held no code (no_code)
   CandidateOrigin origin;
+  std::string reply;  // the reply's text: the assistant message of the next turn's conversation
 };
 
 

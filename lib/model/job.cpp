@@ -33,14 +33,12 @@ std::vector<std::filesystem::path> glob_files(const std::string& pattern) {
 
 }  // namespace
 
-Job make_job(const Problem& problem, const std::filesystem::path& file, const Device& device) {
+Job problem_job(const Problem& problem, const Device& device) {
   Job job;
   job.problem_id = problem.id;
   job.problem_file = problem.file;
   job.level = problem.level;
   job.tags = problem.tags;
-  job.candidate = file.filename().string();
-  job.candidate_file = file;
   job.device = device;
   job.settings = problem.settings;
   job.timing = resolve_timing(problem.settings.timing, device.kind);
@@ -48,6 +46,13 @@ Job make_job(const Problem& problem, const std::filesystem::path& file, const De
   if (auto it = problem.sizes.find(kind); it != problem.sizes.end()) job.size_overrides = it->second;
   if (auto it = problem.alt_sizes.find(kind); it != problem.alt_sizes.end())
     job.alt_size_overrides = it->second;
+  return job;
+}
+
+Job make_job(const Problem& problem, const std::filesystem::path& file, const Device& device) {
+  Job job = problem_job(problem, device);
+  job.candidate = file.filename().string();
+  job.candidate_file = file;
   return job;
 }
 

@@ -34,6 +34,11 @@ struct Job {
 
 // The job's JSON forms are in model/codec.hpp.
 
+// The problem's part of every Job of it on `device` (id, file, level, tags, settings, the sizes
+// and alt sizes of the device's kind), no candidate yet: planning adds one, `kbench validate`
+// checks the problem alone with it.
+Job problem_job(const Problem& problem, const Device& device);
+
 // The candidate files of one problem: its patterns expanded ({id} -> problem id; relative to the
 // suite file's folder), regular files only, sorted, each once. Empty when nothing matches.
 std::vector<std::filesystem::path> candidate_files(const Suite& suite, const Problem& problem);

@@ -94,11 +94,12 @@ std::string to_string(PairKind kind) {
 }
 
 SpeedupVerdict classify_time_ratio(double ratio, const Interval& ci) {
-  constexpr double kMargin = 0.02;  // the same rule as classify_speedup
-  if (ci.low > 1 && ratio >= 1 + kMargin) return SpeedupVerdict::slower;
-  if (ci.high < 1 && ratio <= 1 - kMargin) return SpeedupVerdict::faster;
-  if (ci.low >= 1 - kMargin && ci.high <= 1 + kMargin) return SpeedupVerdict::same;
-  return SpeedupVerdict::ambiguous;
+  // A time ratio above 1 is a speedup below 1: classify_speedup's rule and margin, sides swapped.
+  switch (const auto verdict = classify_speedup(ratio, ci)) {
+    case SpeedupVerdict::faster: return SpeedupVerdict::slower;
+    case SpeedupVerdict::slower: return SpeedupVerdict::faster;
+    default: return verdict;
+  }
 }
 
 Comparison compare_reports(const RunReport& base, const std::string& base_name, const RunReport& next,

@@ -1,10 +1,11 @@
 #include "report/compare_render.hpp"
 
 #include "report/cells.hpp"
+#include "report/junit_xml.hpp"
+#include "report/text_table.hpp"
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <array>
 #include <map>
 
@@ -70,46 +71,15 @@ std::vector<std::array<std::string, 3>> summary_rows(const Comparison& c) {
            optional_figure(n.geomean_speedup_vs_inductor, "{:.3f}x")}};
 }
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 nlohmann::json optional_json(const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(); }
 
 }  // namespace
 
 std::string compare_table(const Comparison& c, std::optional<double> fail) {
-  const auto head = header(c);
-  const auto body = rows(c, fail);
-  std::vector<std::size_t> width(head.size());
-  for (std::size_t i = 0; i < head.size(); ++i) {
-    width[i] = head[i].size();
-    for (const auto& row : body) width[i] = std::max(width[i], row[i].size());
-  }
-  auto line = [&](const std::vector<std::string>& row) {
-    std::string out;
-    for (std::size_t i = 0; i < row.size(); ++i)
-      out += (i < 2 || i == 5 || i == 7) ? fmt::format("{:<{}}  ", row[i], width[i])
-                                         : fmt::format("{:>{}}  ", row[i], width[i]);
-    out.erase(out.find_last_not_of(' ') + 1);
-    return out + "\n";
-  };
-  std::string out = line(head);
-  std::size_t total = 0;
-  for (auto w : width) total += w + 2;
-  out += std::string(total - 2, '-') + "\n";
-  for (const auto& row : body) out += line(row);
-  return out;
+  // problem, candidate, class and the FAIL mark are text; times and changes are numbers.
+  TextTable table(header(c), {false, false, true, true, true, false, true, false});
+  for (auto& row : rows(c, fail)) table.add_row(std::move(row));
+  return table.str();
 }
 
 std::string compare_summary_line(const Comparison& c) {
@@ -177,25 +147,22 @@ nlohmann::json compare_json(const Comparison& c, std::optional<double> fail) {
 }
 
 std::string compare_junit(const Comparison& c, std::optional<double> fail) {
-  std::size_t failures = 0;
-  std::string cases;
+  JunitSuite suite;
+  suite.name = "kbench compare";
   for (const auto& p : c.pairs) {
-    cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(p.problem),
-                         xml_escape(p.candidate));
-    const std::string detail = xml_escape(change_cell(p) + " " + class_cell(p));
+    JunitCase junit_case;
+    junit_case.classname = p.problem;
+    junit_case.name = p.candidate;
+    junit_case.message = change_cell(p) + " " + class_cell(p);
     if (fail && is_regression(p, *fail)) {
-      ++failures;
-      const char* type = p.kind == PairKind::newly_failing ? "newly-failing" : "perf-regression";
-      cases += fmt::format("      <failure type=\"{}\" message=\"{}\"/>\n", type, detail);
+      junit_case.outcome = JunitCase::Outcome::failure;
+      junit_case.type = p.kind == PairKind::newly_failing ? "newly-failing" : "perf-regression";
     } else if (p.kind == PairKind::added || p.kind == PairKind::removed) {
-      cases += fmt::format("      <skipped message=\"{}\"/>\n", detail);
+      junit_case.outcome = JunitCase::Outcome::skipped;
     }
-    cases += "    </testcase>\n";
+    suite.cases.push_back(std::move(junit_case));
   }
-  return fmt::format(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"kbench compare\" "
-      "tests=\"{}\" failures=\"{}\" errors=\"0\">\n{}  </testsuite>\n</testsuites>\n",
-      c.pairs.size(), failures, cases);
+  return junit_xml(suite);
 }
 
 }  // namespace kbench

@@ -36,6 +36,9 @@ std::string ProgressTracker::line(double elapsed_s, std::size_t width) const {
   if (failed_) out += fmt::format(" {} failed ·", failed_);
   const auto eta = estimate_remaining_s(finished_, total_ - std::min(total_, done()), elapsed_s);
   out += " ETA " + (eta ? format_duration(*eta) : std::string("--"));
+  if (requests_in_flight_ || generation_tokens_)
+    out += fmt::format(" · asking the model: {} request{} ({} tokens so far)", requests_in_flight_,
+                       requests_in_flight_ == 1 ? "" : "s", generation_tokens_);
   if (!running_.empty()) {
     out += " · running: ";
     bool first = true;

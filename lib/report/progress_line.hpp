@@ -21,6 +21,17 @@ class ProgressTracker {
   // `total`: planned jobs; `already_done`: finished in an earlier session (--resume).
   ProgressTracker(std::size_t total, std::size_t already_done);
 
+  // A run that grows while it goes (run/run_session.hpp): the new total of planned jobs.
+  void set_total(std::size_t total) { total_ = total; }
+  // One more job finished without running here (resumed from the journal, or a result without a
+  // worker): counted as done, not in the rate.
+  void already_finished() { ++already_done_; }
+  // Model requests beside the evaluations (the agent's later turns): shown while any is in
+  // flight, with the tokens those requests used so far.
+  void set_generation(std::size_t requests_in_flight, long long tokens) {
+    requests_in_flight_ = requests_in_flight;
+    generation_tokens_ = tokens;
+  }
   void started(std::size_t index, const std::string& label);
   void finished(std::size_t index, bool failed);
 
@@ -35,6 +46,8 @@ class ProgressTracker {
   std::size_t already_done_;
   std::size_t finished_ = 0;
   std::size_t failed_ = 0;
+  std::size_t requests_in_flight_ = 0;
+  long long generation_tokens_ = 0;
   std::map<std::size_t, std::string> running_;  // plan index -> "problem/candidate"
 };
 

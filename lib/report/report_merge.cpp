@@ -23,6 +23,21 @@ void check_same_environment(const RunReport& a, const std::string& a_name, const
   }
 }
 
+namespace {
+
+bool same_generation(const std::optional<GenerationRun>& a, const std::optional<GenerationRun>& b) {
+  if (!a || !b) return !a && !b;
+  return std::tie(a->base_url, a->model, a->backend, a->samples, a->turns) ==
+         std::tie(b->base_url, b->model, b->backend, b->samples, b->turns);
+}
+
+std::string generation_text(const std::optional<GenerationRun>& g) {
+  if (!g) return "candidate files";
+  return fmt::format("{} at {}, {}, {} samples, {} turns", g->model, g->base_url, g->backend, g->samples, g->turns);
+}
+
+}  // namespace
+
 RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& named_reports,
                         bool ignore_env, bool allow_suite_mismatch) {
   if (named_reports.empty()) throw InputError("merge: no results files given");
@@ -32,6 +47,7 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
   merged.suite_file = first.suite_file;
   merged.device = first.device;
   merged.environment = first.environment;
+  merged.generation = first.generation;  // shards of one generated suite share their settings
   // The shards' build and command line (the first's), from the earliest start to the last finish.
   merged.run = first.run;
   std::map<std::pair<std::string, std::string>, std::string> seen;  // -> file it came from
@@ -41,6 +57,11 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
       throw InputError(fmt::format("{} is suite '{}' but {} is suite '{}'; merge the shards of one "
                                    "suite, or pass --allow-suite-mismatch",
                                    first_name, first.suite_name, name, report.suite_name));
+    if (!allow_suite_mismatch && !same_generation(report.generation, first.generation))
+      throw InputError(fmt::format("{} and {} were generated differently ({} vs {}); merge the shards of one "
+                                   "run, or pass --allow-suite-mismatch",
+                                   first_name, name, generation_text(first.generation),
+                                   generation_text(report.generation)));
     merged.run.started_at = std::min(merged.run.started_at, report.run.started_at);  // ISO 8601 sorts
     if (merged.run.finished_at.empty() || report.run.finished_at.empty()) merged.run.finished_at.clear();
     else merged.run.finished_at = std::max(merged.run.finished_at, report.run.finished_at);

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "model/codec.hpp"
 #include "report/generation_totals.hpp"
+#include "report/turn_metrics.hpp"
 #include "report/summary_metrics.hpp"
 
 namespace kbench {
@@ -104,6 +105,14 @@ nlohmann::json results_json(const RunReport& report) {
                                  {"backend", g.backend},   {"samples", g.samples},
                                  {"turns", g.turns}};
     generation.update(to_json(generation_totals(report.results)));
+    // The agent loop's figures per turn (docs/metrics.md#turns); derived, never read back.
+    if (g.turns > 1) {
+      nlohmann::json by_turn = nlohmann::json::array();
+      for (const auto& t : turn_metrics(report.results))
+        by_turn.push_back({{"turn", t.turn}, {"evaluations", t.evaluations}, {"statuses", t.statuses},
+                           {"pass_at_1", t.pass_at_1}, {"fast_p", t.fast_p}});
+      generation["by_turn"] = by_turn;
+    }
     out["generation"] = generation;
   }
   return out;

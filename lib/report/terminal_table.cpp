@@ -2,42 +2,25 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "report/cells.hpp"
 #include "report/summary_metrics.hpp"
+#include "report/text_table.hpp"
 
 namespace kbench {
 
 std::string terminal_table(const RunReport& report) {
   const std::vector<std::string> header = {"problem",     "candidate", "status",   "candidate",
                                            "eager",       "inductor",  "vs eager", "vs inductor"};
-  std::vector<std::vector<std::string>> rows;
+  // Text columns left-aligned, numbers right-aligned.
+  TextTable table(header, {false, false, false, true, true, true, true, true});
   for (const auto& r : report.results) {
-    rows.push_back({r.job.problem_id, r.job.candidate, to_string(r.status), time_cell(r, "candidate"),
-                    time_cell(r, "eager"), time_cell(r, "inductor"), speedup_cell(r, "eager"),
-                    speedup_cell(r, "inductor")});
+    table.add_row({r.job.problem_id, r.job.candidate, to_string(r.status), time_cell(r, "candidate"),
+                   time_cell(r, "eager"), time_cell(r, "inductor"), speedup_cell(r, "eager"),
+                   speedup_cell(r, "inductor")});
   }
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
-  }
-  auto format_row = [&](const std::vector<std::string>& row) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      // Text columns left-aligned, numbers right-aligned.
-      line += c < 3 ? fmt::format("{:<{}}", row[c], width[c]) : fmt::format("{:>{}}", row[c], width[c]);
-      if (c + 1 < row.size()) line += "  ";
-    }
-    return line + "\n";
-  };
-  std::string out = format_row(header);
-  std::size_t total = 0;
-  for (auto w : width) total += w + 2;
-  out += std::string(total - 2, '-') + "\n";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    out += format_row(rows[i]);
+  std::string out = table.header_lines();
+  for (std::size_t i = 0; i < report.results.size(); ++i) {
+    out += table.row_line(i);
     const auto& r = report.results[i];
     if (!is_correct(r.status) && !r.message.empty()) out += "    -> " + shorten(r.message, 110) + "\n";
     if (const auto flags = flags_text(r); !flags.empty()) out += "    !! flagged: " + shorten(flags, 106) + "\n";

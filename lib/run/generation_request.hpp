@@ -28,6 +28,9 @@ struct GenerationRequest {
   std::function<bool()> stopping;
   std::function<bool()> cancelled;
   std::function<void(double)> sleep;  // retry waits; empty: really sleep (tests shorten them)
+  // Requests in flight and the tokens of those answered so far, whenever either changes (the
+  // live progress line). May be empty.
+  std::function<void(std::size_t requests_in_flight, long long tokens)> progress;
 };
 
 // $XDG_CACHE_HOME/kbench/generations.sqlite, else ~/.cache/kbench/generations.sqlite.
@@ -36,5 +39,21 @@ std::filesystem::path default_generation_cache_path();
 // In suite order, samples 0..samples-1 of each problem.
 using CandidateGenerator =
     std::function<std::vector<GeneratedCandidate>(const Suite& suite, const GenerationRequest& request)>;
+
+// One earlier turn of a conversation (the agent loop, run/agent_loop.hpp): the model's reply and
+// the evaluator's feedback on the candidate it held (run/turn_feedback.hpp).
+struct TurnExchange {
+  std::string reply;
+  std::string feedback;
+  std::string feedback_key;  // what the cache key uses in place of `feedback` (no timing figures)
+};
+
+// Turn history.size() + 1 of sample `sample` of `problem`: the first turn's messages, then each
+// exchange as an assistant and a user message; one choice, from the cache or the endpoint.
+// Called from several threads at once. Throws like CandidateGenerator.
+using FollowUpGenerator = std::function<GeneratedCandidate(const Problem& problem, int sample,
+                                                           const std::vector<TurnExchange>& history)>;
+// Made once per run (one client, one cache, one price table for every later turn).
+using FollowUpFactory = std::function<FollowUpGenerator(const GenerationRequest& request)>;
 
 }  // namespace kbench

@@ -7,11 +7,13 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "model/codec.hpp"
+#include "report/json_input.hpp"
 #include "report/results_reader.hpp"
 
 namespace kbench {
@@ -62,7 +64,7 @@ std::string describe_plan_change(const nlohmann::json& header, const JournalHead
   for (std::size_t i = 1; i < lines.size(); ++i) {
     JournalLine line;
     try {
-      line = journal_line_from_json(nlohmann::json::parse(lines[i]), "");
+      line = journal_line_from_json(parse_json_text(lines[i], ""), "");
     } catch (const std::exception&) {
       continue;  // damaged lines are reported by resume itself
     }
@@ -80,7 +82,9 @@ std::string describe_plan_change(const nlohmann::json& header, const JournalHead
 
 }  // namespace
 
-std::string job_key(const Job& job) {
+std::string job_key(const Job& planned) {
+  Job job = planned;
+  if (job.origin) job.origin->from_cache = false;
   const std::string identity = to_json(job).dump() + "\n" + file_hash(job.problem_file) + "\n" +
                                file_hash(job.candidate_file);
   return hex(fnv1a(identity));
@@ -138,13 +142,16 @@ void Journal::write_line(const std::string& line) {
     throw std::runtime_error(fmt::format("{}: fsync failed: {}", file_.string(), std::strerror(errno)));
 }
 
-void Journal::append(std::size_t index, const JobResult& result) {
-  write_line(journal_line_json(index, keys_.at(index), result).dump());
+void Journal::append(std::size_t index, const JobResult& result) { append(index, keys_.at(index), result); }
+
+void Journal::append(std::size_t index, const std::string& key, const JobResult& result) {
+  write_line(journal_line_json(index, key, result).dump());
 }
 
 Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& expected,
                         const std::vector<Job>& jobs, std::vector<std::string> keys,
-                        std::vector<JournalEntry>& done, std::string& started_at) {
+                        std::vector<JournalEntry>& done, std::vector<JournalEntry>& pushed,
+                        std::string& started_at) {
   const std::string name = file.string();
   std::ifstream in(file, std::ios::binary);
   if (!in)
@@ -165,13 +172,17 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
   }
   if (lines.empty()) throw InputError(fmt::format("{}: the journal has no header line; run without --resume", name));
 
+  // Nesting bounded like any JSON kbench reads back (report/json_input.hpp): a hand-edited line
+  // nested 100,000 deep would overflow the stack when it is destroyed.
   auto parse = [&](std::size_t i) {
+    const std::string where = fmt::format("{}:{}", name, i + 1);
     try {
-      return nlohmann::json::parse(lines[i]);
-    } catch (const nlohmann::json::parse_error&) {
-      throw InputError(fmt::format("{}:{}: not a JSON line; the journal is damaged (run without "
+      return parse_json_text(lines[i], where);
+    } catch (const InputError& e) {
+      const std::string detail = std::string(e.what()).substr(where.size() + 2);  // after "WHERE: "
+      throw InputError(fmt::format("{}: not a JSON line ({}); the journal is damaged (run without "
                                    "--resume to start over)",
-                                   name, i + 1));
+                                   where, detail));
     }
   };
   // A value of the wrong type in a hand-edited journal is bad input too, not a kbench bug.
@@ -192,6 +203,7 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
     started_at = header.value("started_at", expected.started_at);
 
     std::vector<bool> seen(jobs.size(), false);
+    std::set<std::string> pushed_keys;
     for (std::size_t i = 1; i < lines.size(); ++i) {
       const std::string where = fmt::format("{}:{}", name, i + 1);
       JournalLine line;
@@ -202,12 +214,24 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
                                      where, e.what()));
       }
       const auto index = line.index;
+      if (index >= expected.planned) {  // pushed while the run went: matched by key later
+        if (line.key.empty()) throw InputError(where + ": a pushed job's line has no key; the journal is damaged");
+        if (!pushed_keys.insert(line.key).second)
+          throw InputError(fmt::format("{}: job {} is recorded twice", where, line.key));
+        JournalEntry entry;
+        entry.index = index;
+        entry.key = line.key;
+        entry.result = read_result_json(line.result, where, jobs.empty() ? expected.device : jobs[0].device);
+        pushed.push_back(std::move(entry));
+        continue;
+      }
       if (index >= jobs.size() || line.key != keys[index])
         throw InputError(fmt::format("{}: job {} does not match this run's plan", where, index));
       if (seen[index]) throw InputError(fmt::format("{}: job {} is recorded twice", where, index));
       seen[index] = true;
       JournalEntry entry;
       entry.index = index;
+      entry.key = keys[index];
       entry.result = read_result_json(line.result, where, jobs[index].device);
       // The plan's Job carries what the results file does not (settings, sizes).
       const Device ran_on = entry.result.schedule ? entry.result.schedule->device : jobs[index].device;
@@ -224,6 +248,16 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
   if (fd < 0)
     throw InputError(fmt::format("{}: cannot append to the journal ({})", name, std::strerror(errno)));
   return Journal(file, fd, std::move(keys));
+}
+
+Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& expected,
+                        const std::vector<Job>& jobs, std::vector<std::string> keys,
+                        std::vector<JournalEntry>& done, std::string& started_at) {
+  std::vector<JournalEntry> pushed;
+  Journal journal = resume(file, expected, jobs, std::move(keys), done, pushed, started_at);
+  if (!pushed.empty())
+    throw InputError(fmt::format("{}: job {} does not match this run's plan", file.string(), pushed.front().index));
+  return journal;
 }
 
 }  // namespace kbench

@@ -14,7 +14,8 @@
 namespace kbench {
 
 // A job's identity: its JSON (problem, candidate path, device, settings, sizes) and the content
-// of its problem and candidate files. Hex text.
+// of its problem and candidate files. Hex text. A generated candidate's `from_cache` is left out:
+// the re-run of --resume is served from the cache that the killed run filled.
 std::string job_key(const Job& job);
 
 std::vector<std::string> job_keys(const std::vector<Job>& jobs);
@@ -31,8 +32,9 @@ struct JournalHeader {
 };
 
 struct JournalEntry {
-  std::size_t index = 0;  // into the plan
-  JobResult result;       // with the planned Job
+  std::size_t index = 0;  // into the plan (a pushed job: its index in the run that wrote it)
+  std::string key;        // job_key()
+  JobResult result;       // with the planned Job (a pushed job: the Job as the results file has it)
 };
 
 class Journal {
@@ -45,6 +47,13 @@ class Journal {
   // Opens an existing journal to continue it. Throws InputError (exit 2) when there is none,
   // when it belongs to another plan, or when a line other than a torn last one is malformed.
   // A torn last line (the run was killed mid-write) is cut off. `jobs` is this run's plan.
+  // Lines of jobs pushed after the plan (index >= the header's `planned`) go to `pushed`, one per
+  // key; the run matches them by key when it pushes those jobs again.
+  static Journal resume(const std::filesystem::path& file, const JournalHeader& expected,
+                        const std::vector<Job>& jobs, std::vector<std::string> keys,
+                        std::vector<JournalEntry>& done, std::vector<JournalEntry>& pushed,
+                        std::string& started_at);
+  // The same for a run that pushes nothing after its plan: a pushed job's line is refused.
   static Journal resume(const std::filesystem::path& file, const JournalHeader& expected,
                         const std::vector<Job>& jobs, std::vector<std::string> keys,
                         std::vector<JournalEntry>& done, std::string& started_at);
@@ -57,6 +66,8 @@ class Journal {
   // Appends plan job `index`'s result as one line and fsyncs it. Throws std::runtime_error on
   // I/O failure.
   void append(std::size_t index, const JobResult& result);
+  // The same for a job pushed after the plan (index >= planned), under its own key.
+  void append(std::size_t index, const std::string& key, const JobResult& result);
 
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
 

@@ -23,19 +23,6 @@ std::string bytes_text(double bytes) {
   return fmt::format("{:.1f} MiB", bytes / double(1ull << 20));
 }
 
-Job validation_job(const Problem& problem, const Device& device) {
-  Job job;
-  job.problem_id = problem.id;
-  job.problem_file = problem.file;
-  job.level = problem.level;
-  job.tags = problem.tags;
-  job.device = device;
-  job.settings = problem.settings;
-  if (auto it = problem.sizes.find(to_string(device.kind)); it != problem.sizes.end())
-    job.size_overrides = it->second;
-  return job;
-}
-
 ProblemValidation judge(const Job& job, const Problem& problem, ProblemCheckOutcome outcome) {
   ProblemValidation v;
   v.id = job.problem_id;
@@ -104,7 +91,7 @@ std::vector<ProblemValidation> validate_suite(const ProblemValidationOptions& op
   try {
     probe_environment(*slot.device, work_dir);  // a broken Python is one error (exit 3), not N
     for (std::size_t i = 0; i < suite.problems.size(); ++i) {
-      const Job job = validation_job(suite.problems[i], *slot.device);
+      const Job job = problem_job(suite.problems[i], *slot.device);  // no candidate: the problem alone
       out.push_back(judge(job, suite.problems[i], check_problem_in_worker(job, work_dir / fmt::format("problem-{:04d}", i),
                                                        slot, options.inductor)));
       if (options.log) options.log(validation_line(out.back()));

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <future>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -14,6 +13,9 @@
 #include "exec/interrupt.hpp"
 #include "report/results_json.hpp"
 #include "run/journal.hpp"
+#include "run/agent_loop.hpp"
+#include "run/generated_results.hpp"
+#include "run/run_session.hpp"
 #include "run/work_dir.hpp"
 #include "report/terminal_table.hpp"
 #include "suite/suite.hpp"
@@ -108,11 +110,7 @@ std::optional<GenerateSettings> resolve_generation(const SuiteRunOptions& option
     throw InputError(fmt::format("{}: no model: set `model:` or pass --model NAME", where));
   if (g->samples < 1 || g->concurrency < 1)
     throw InputError("--samples and --concurrency must be >= 1");
-  // The agent loop (feedback after each evaluation) needs jobs added to a running evaluation;
-  // until that lands, one turn.
-  if (g->turns != 1)
-    throw InputError(fmt::format("turns = {}: the multi-turn agent loop is not yet supported; use --turns 1",
-                                 g->turns));
+  if (g->turns < 1) throw InputError(fmt::format("turns = {}: must be >= 1", g->turns));
   if (!options.candidates.empty())
     throw InputError("--candidates and a model endpoint exclude each other: candidates come from one or "
                      "the other");
@@ -221,6 +219,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   // facts, so the environment probe runs now rather than beside the first jobs.
   std::optional<nlohmann::json> probed;
   std::vector<GeneratedCandidate> generated;
+  std::optional<GenerationRequest> follow_up_request;  // --turns K > 1: the agent's later turns
   bool keep_work_dir = options.keep_work_dir;
   if (generation) {
     const auto dir = generation_dir(options, suite, work_dir);
@@ -238,7 +237,16 @@ RunReport run_suite(const SuiteRunOptions& options) {
     request.stopping = interrupt_requested;
     request.cancelled = kill_requested;
     request.sleep = options.generation_sleep;
+    // The live line while the first turn is asked for: nothing evaluated yet, requests and tokens.
+    ProgressTracker tracker(suite.problems.size() * std::size_t(generation->samples * generation->turns), 0);
+    if (options.progress)
+      request.progress = [&](std::size_t in_flight, long long tokens) {
+        tracker.set_generation(in_flight, tokens);
+        options.progress(tracker);
+      };
     generated = options.generator(suite, request);
+    request.progress = nullptr;
+    if (generation->turns > 1) follow_up_request = request;
     log(fmt::format("kbench: generated candidates and replies in {}", dir.string()));
   }
   if (generation) {
@@ -252,113 +260,65 @@ RunReport run_suite(const SuiteRunOptions& options) {
   report.suite_file = suite.file;
   report.device = device;
   report.run = current_run_info();
-  report.planned_jobs = jobs.size();
   for (const auto& p : suite.problems)
     if (p.degenerate_reason) report.degenerate_problems[p.id] = *p.degenerate_reason;
   if (generation)
     report.generation = GenerationRun{generation->base_url, generation->model, generation->backend,
                                       generation->samples, generation->turns};
 
-  // Results by plan index: reports list them in plan order whatever order they finish in.
-  std::vector<std::optional<JobResult>> by_index(jobs.size());
-  std::vector<bool> skip(jobs.size(), false);
-  std::optional<Journal> journal;
-  bool replaced_journal = false;
-  if (journal_file) {
-    const auto keys = job_keys(jobs);
-    JournalHeader header{suite.file.string(), device, plan_fingerprint(device, keys), jobs.size(),
-                         report.run.started_at};
-    if (options.resume) {
-      std::vector<JournalEntry> done;
-      journal.emplace(Journal::resume(*journal_file, header, jobs, keys, done, report.run.started_at));
-      for (auto& entry : done) {
-        skip[entry.index] = true;
-        by_index[entry.index] = std::move(entry.result);
-      }
-    } else {
-      replaced_journal = std::filesystem::exists(*journal_file);
-      journal.emplace(*journal_file, header, keys);
-    }
-  }
-  auto collect = [&] {
-    report.results.clear();
-    for (const auto& r : by_index)
-      if (r) report.results.push_back(*r);
-  };
-  const std::size_t already_done = std::size_t(
-      std::count_if(by_index.begin(), by_index.end(), [](const auto& r) { return r.has_value(); }));
+  SessionSetup setup;
+  setup.devices = devices;
+  setup.work_dir = work_dir;
+  setup.jobs = options.jobs;
+  setup.workers_per_gpu = options.workers_per_gpu.value_or(2);
+  setup.prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
+  setup.environment = probed;
+  setup.journal_file = journal_file;
+  setup.resume = options.resume;
+  setup.reporters = &reporters;
+  setup.log = options.log;
+  setup.progress = options.progress;
+  // Generated candidates are reported by problem, sample and turn, whatever order they finish in.
+  if (generation) setup.report_order = generated_order(suite);
   // A reply without code is a result without a worker (never journaled: the cache replays it).
-  std::size_t no_code = 0;
+  std::vector<Job> plan;
+  std::vector<JobResult> no_code;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (!jobs[i].origin || (i < generated.size() && generated[i].source_file)) continue;
-    JobResult result;
-    result.job = jobs[i];
-    result.status = Status::no_code;
-    result.message = fmt::format("the reply held no code ({}); kept in {}", jobs[i].origin->extraction,
-                                 jobs[i].origin->reply_file.string());
-    by_index[i] = std::move(result);
-    skip[i] = true;
-    ++no_code;
+    if (!jobs[i].origin || (i < generated.size() && generated[i].source_file)) {
+      plan.push_back(jobs[i]);
+      continue;
+    }
+    no_code.push_back(no_code_result(jobs[i]));
   }
-  collect();
-  const std::filesystem::path lock_dir = gpu_lock_dir();
-  ControllerOptions controller;
-  controller.work_dir = work_dir;
-  controller.slots = plan_slots(devices, options.jobs, options.workers_per_gpu.value_or(2), lock_dir);
-  controller.skip = skip;
-  const bool prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
-  controller.prestart = prestart ? 2 : 0;
-
-  log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {} ({} worker slot{})",
-                  suite.name, suite.problems.size(), jobs.size(), to_string(device), controller.slots.size(),
-                  controller.slots.size() == 1 ? "" : "s"));
-  if (already_done)
-    log(fmt::format("kbench: resuming from {}: {} of {} evaluations already done",
-                    journal_file->string(), already_done, jobs.size()));
-  else if (journal)
-    log(fmt::format("kbench: journal {}{}", journal_file->string(),
-                    replaced_journal ? " (started afresh; use --resume to continue a run)" : ""));
-  // The probe (its own Python start, about 4 s) runs beside the first jobs instead of before
-  // them. Every result waits for it, so nothing is recorded from an environment that turns out
-  // unusable: its EnvironmentError ends the run before the first result is kept. Declared after
-  // the locals it uses: leaving this scope early waits for it (std::async's shared state).
-  report.environment = nlohmann::json::object();  // filled in by the probe below
-  reporters.write(report);  // a results file exists from the start, whatever happens next
-  std::shared_future<nlohmann::json> probe = std::async(std::launch::async, [&] {
-    return probed ? *probed : probe_environment(devices.front(), work_dir);
-  });
-  bool environment_known = false;
-  auto await_environment = [&] {
-    if (environment_known) return;
-    report.environment = probe.get();
-    environment_known = true;
-    log("kbench: " + environment_line(report.environment, device));
-    reporters.write(report);
+  const std::size_t evaluations = jobs.size() * std::size_t(generation ? generation->turns : 1);
+  auto announce = [&](const RunSession& session) {
+    log(fmt::format("kbench: suite '{}': {} problems, {} evaluations on {} ({} worker slot{})",
+                    suite.name, suite.problems.size(), evaluations, to_string(device), session.slot_count(),
+                    session.slot_count() == 1 ? "" : "s"));
   };
-
-  ProgressTracker tracker(jobs.size(), already_done + no_code);
-  auto show_progress = [&] {
-    if (options.progress) options.progress(tracker);
-  };
-  controller.on_start = [&](std::size_t index, const Job& job, int) {
-    tracker.started(index, job.problem_id + "/" + job.candidate);
-    show_progress();
-  };
-  controller.on_result = [&](std::size_t index, const JobResult& result) {
-    await_environment();
-    // The journal first, fsynced: a crash after this line loses no finished job.
-    if (journal) journal->append(index, result);
-    by_index[index] = result;
-    collect();
-    reporters.write(report);
-    tracker.finished(index, !is_correct(result.status));
-    log(progress_line(result, tracker.done(), jobs.size()));
-    show_progress();
-  };
-  run_jobs(jobs, controller);
-  await_environment();  // no job finished (all resumed, or interrupted early)
-  report.run.finished_at = utc_now_iso8601();
-  reporters.finish(report);
+  if (follow_up_request) {
+    // The agent loop: each result is fed back and the reply evaluated as the next turn.
+    if (!options.follow_up)
+      throw EnvironmentError("this kbench was built without model-endpoint generation (the agent loop)");
+    AgentSettings agent_settings;
+    agent_settings.turns = generation->turns;
+    agent_settings.concurrency = generation->concurrency;
+    agent_settings.device = devices.front();
+    agent_settings.next_turn = options.follow_up(*follow_up_request);
+    agent_settings.stopping = interrupt_requested;
+    AgentLoop agent(suite, std::move(agent_settings));
+    setup.on_result = [&agent](std::size_t, const JobResult& result, bool) { agent.on_result(result); };
+    RunSession session(std::move(setup), std::move(report), plan);
+    announce(session);
+    report = agent.run(session, generated);
+  } else {
+    RunSession session(std::move(setup), std::move(report), plan);
+    for (auto& result : no_code) session.record(std::move(result));
+    session.expect(jobs.size());
+    announce(session);
+    session.close();
+    report = session.run();
+  }
   if (temporary && !keep_work_dir) {
     temp_guard.armed = false;
     std::error_code ignored;

@@ -52,6 +52,7 @@ struct SuiteRunOptions {
     std::optional<std::filesystem::path> output_dir;   // default: <results>.generated
   } generation;
   CandidateGenerator generator;  // empty: built without lib/generate
+  FollowUpFactory follow_up;     // the agent's later turns (--turns K > 1); set with `generator`
   std::function<std::filesystem::path()> default_cache_file;  // set with `generator`
   std::function<void(double)> generation_sleep;  // tests shorten retry waits; may be empty
   std::function<void(const std::string&)> log;  // progress lines; may be empty

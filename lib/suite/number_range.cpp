@@ -45,6 +45,17 @@ const std::map<std::string, NumberRange, std::less<>>& table() {
       {"samples_per_round", integers(1, 1e6)},
       {"input_sets", integers(1, 1024)},
       {"size constant", closed(-1e15, 1e15)},
+      // The suite's `generate:` block (docs/suite-format.md#generate).
+      {"samples", integers(1, 1000)},
+      {"turns", integers(1, 20)},
+      {"temperature", closed(0, 2)},
+      {"top_p", open_min(0, 1)},
+      {"max_tokens", integers(1, 1e7)},
+      {"max_completion_tokens", integers(1, 1e7)},
+      {"concurrency", integers(1, 256)},
+      {"connect_timeout_s", open_min(0, 3600)},
+      {"request_timeout_s", open_min(0, kDay_s)},
+      {"max_retries", integers(0, 100)},
       // Command line (docs/cli.md).
       {"--timeout", open_min(0, kWeek_s)},
       {"--max-time", open_min(0, kDay_s)},

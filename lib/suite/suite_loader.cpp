@@ -144,18 +144,7 @@ class SuiteParser {
   }
 
   // A number: an unquoted scalar, finite and within its documented range (suite/number_range).
-  double number(const YAML::Node& node, const char* key) const {
-    if (!node.IsScalar()) fail(node, fmt::format("`{}` must be a number", key));
-    if (node.Tag() == "!")
-      fail(node, fmt::format("`{}` must be a number, got the string \"{}\" (remove the quotes)", key,
-                             node.Scalar()));
-    double value = 0;
-    if (!YAML::convert<double>::decode(node, value))
-      fail(node, fmt::format("`{}` must be a number, got '{}'", key, node.Scalar()));
-    const auto problem = number_range_problem(value, number_range(key));
-    if (!problem.empty()) fail(node, fmt::format("`{}` {}", key, problem));
-    return value;
-  }
+  double number(const YAML::Node& node, const char* key) const { return yaml_number(file_, node, key); }
   // The integer keys' ranges all fit an int.
   int integer(const YAML::Node& node, const char* key) const { return int(number(node, key)); }
 

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "suite/number_range.hpp"
 
 namespace kbench {
 
@@ -29,6 +30,21 @@ T yaml_as(const std::filesystem::path& file, const YAML::Node& node, const char*
   } catch (const YAML::Exception&) {
     fail_at(file, node, fmt::format("expected {}, got '{}'", type_name, node.Scalar()));
   }
+}
+
+// A number: an unquoted scalar, finite and within the documented range of `key`
+// (suite/number_range.hpp), or one error naming the key and the range.
+inline double yaml_number(const std::filesystem::path& file, const YAML::Node& node, const char* key) {
+  if (!node.IsScalar()) fail_at(file, node, fmt::format("`{}` must be a number", key));
+  if (node.Tag() == "!")
+    fail_at(file, node, fmt::format("`{}` must be a number, got the string \"{}\" (remove the quotes)", key,
+                                    node.Scalar()));
+  double value = 0;
+  if (!YAML::convert<double>::decode(node, value))
+    fail_at(file, node, fmt::format("`{}` must be a number, got '{}'", key, node.Scalar()));
+  const auto problem = number_range_problem(value, number_range(key));
+  if (!problem.empty()) fail_at(file, node, fmt::format("`{}` {}", key, problem));
+  return value;
 }
 
 // Every key of `map` must be in `allowed`; the error names the closest one.

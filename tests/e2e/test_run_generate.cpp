@@ -1,6 +1,7 @@
 // End to end: `kbench run` with candidates from the scripted endpoint (tests/endpoint/
 // scripted_openai.py): the smoke suite with --samples 2 on the CPU, the key in no file, and a run
-// killed mid-generation that resumes without asking again for what was answered.
+// killed mid-generation that resumes without asking again for what was answered, and the agent
+// loop (--turns 3: the feedback carried turn by turn, asserted on the server's side).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,7 +9,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
+#include <tuple>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -169,9 +172,104 @@ TEST_CASE("kbench run: killed mid-generation, the re-run asks only for what was 
   CHECK(again.output.find("0 requests sent") != std::string::npos);
 }
 
-TEST_CASE("kbench run: --turns above 1 is refused up front, exit 2") {
-  const auto out = test::run_kbench("run " + (test::kSourceDir / "configs/suites/smoke.yaml").string() +
-                                    " --device cpu --base-url http://127.0.0.1:9/v1 --model m --turns 3");
-  CHECK(out.exit_code == 2);
-  CHECK(out.output.find("the multi-turn agent loop is not yet supported") != std::string::npos);
+TEST_CASE("kbench run --turns 3: each evaluation's feedback goes back to the model, turn by turn", "[agent]") {
+  test::TempDir dir;
+  const auto suite = dir.write(
+      "suite.yaml", "suite: agent\ndefaults: {seeds: 1, baselines: [eager], timing: {warmup: 1, min_samples: 2, "
+                    "max_time_s: 0.2}}\ngenerate:\n  model: m\n  samples: 2\n  turns: 3\nproblems:\n"
+                    "  - {id: add_one, file: " + (test::kDataDir / "problems/add_one.py").string() + "}\n");
+  const std::string ok_code = "```python\n" + read_all(test::kDataDir / "candidates/add_one_ok.py") + "```\n";
+  // Turn 1: sample 0 returns the wrong shape (mismatch), sample 1 is right. A failure's feedback
+  // gets the fix, a correct one's gets no code, and "no code" gets the fix: routes on the last
+  // user message, the feedback, first.
+  const json routes = json::array(
+      {{{"match", "`add_one`: status"}, {"action", {{"content", "Fixed:\n" + ok_code}}}},
+       {{"match", "held no code"}, {"action", {{"content", "Here:\n" + ok_code}}}},
+       {{"match", "`add_one`: it is correct"}, {"action", {{"content", "It cannot get faster."}}}},
+       {{"match", "`add_one`"},
+        {"action", {{"content", "```python\nimport torch.nn as nn\nBROKEN = {choice} == 0\n\n\nclass ModelNew(nn.Module):\n"
+                                "    def forward(self, x):\n        return (x + 1.0).reshape(-1) if BROKEN else x + 1.0\n```\n"}}}}});
+  test::ScriptedOpenAI server(json{{"routes", routes}});
+  const std::string args = "run " + suite.string() + " --device cpu --base-url " + server.base_url() +
+                           " --generate-cache " + (dir.path() / "cache.sqlite").string() + " -o " +
+                           (dir.path() / "r.json").string();
+  const auto out = test::run_kbench(args);
+  INFO(out.output);
+  REQUIRE(out.exit_code == 0);
+
+  // The server's side: one request with n = 2 for turn 1, then one per conversation and turn.
+  const auto requests = server.requests();
+  REQUIRE(requests.size() == 5);
+  CHECK(requests[0]["body"]["n"] == 2);
+  const auto first_messages = requests[0]["body"]["messages"];
+  // The later requests by sample (its turn-1 reply says which) and turn (the length).
+  std::map<std::pair<int, std::size_t>, json> later;
+  for (std::size_t r = 1; r < requests.size(); ++r) {
+    const auto& messages = requests[r]["body"]["messages"];
+    CHECK(requests[r]["body"].value("n", 1) == 1);
+    REQUIRE(messages.size() > first_messages.size());
+    const int sample = messages[first_messages.size()]["content"].get<std::string>().find("BROKEN = 0 == 0") !=
+                               std::string::npos ? 0 : 1;
+    later[{sample, messages.size()}] = messages;
+  }
+  const std::size_t turn2 = first_messages.size() + 2, turn3 = first_messages.size() + 4;
+  REQUIRE(later.count({0, turn2}) == 1);
+  REQUIRE(later.count({0, turn3}) == 1);
+  REQUIRE(later.count({1, turn2}) == 1);
+  REQUIRE(later.count({1, turn3}) == 1);
+  for (const auto& [where, messages] : later) {
+    // Each conversation repeats the first turn's messages exactly, then assistant/user pairs.
+    for (std::size_t m = 0; m < first_messages.size(); ++m) CHECK(messages[m] == first_messages[m]);
+    for (std::size_t m = first_messages.size(); m < messages.size(); ++m)
+      CHECK(messages[m]["role"] == ((m - first_messages.size()) % 2 == 0 ? "assistant" : "user"));
+  }
+  auto text = [](const json& message) { return message["content"].get<std::string>(); };
+  // Sample 0: the mismatch with its evidence, then the fix's verdict and times.
+  const auto& s0 = later[{0, turn3}];
+  CHECK(text(s0[turn2 - 1]).find("`add_one`: status mismatch") != std::string::npos);
+  CHECK(text(s0[turn2 - 1]).find("Details:") != std::string::npos);  // the comparison's evidence
+  CHECK(text(s0[turn3 - 2]).find("Fixed:") != std::string::npos);        // turn 2's reply, verbatim
+  CHECK(text(s0[turn3 - 1]).find("`add_one`: it is correct") != std::string::npos);
+  CHECK(text(s0[turn3 - 1]).find("PyTorch eager:") != std::string::npos);
+  CHECK(text(s0[turn3 - 1]).find(" ms") != std::string::npos);
+  // Sample 1: correct at once (its times), then a reply without code, and that said.
+  const auto& s1 = later[{1, turn3}];
+  CHECK(text(s1[turn2 - 1]).find("it is correct") != std::string::npos);
+  CHECK(text(s1[turn3 - 2]) == "It cannot get faster.");
+  CHECK(text(s1[turn3 - 1]).find("held no code") != std::string::npos);
+
+  // Every turn kept and reported, in problem/sample/turn order; the per-turn figures.
+  const auto results = json::parse(std::ifstream(dir.path() / "r.json"));
+  REQUIRE(results["results"].size() == 6);
+  const std::vector<std::tuple<int, int, std::string>> expected = {
+      {0, 1, "mismatch"}, {0, 2, "ok"}, {0, 3, "no_code"}, {1, 1, "ok"}, {1, 2, "no_code"}, {1, 3, "ok"}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const auto& r = results["results"][i];
+    INFO(i << ": " << r["message"]);
+    CHECK(r["generation"]["sample"] == std::get<0>(expected[i]));
+    CHECK(r["generation"]["turn"] == std::get<1>(expected[i]));
+    CHECK(r["status"] == std::get<2>(expected[i]));
+  }
+  const auto& by_turn = results["generation"]["by_turn"];
+  REQUIRE(by_turn.size() == 3);
+  CHECK(by_turn[0]["pass_at_1"] == 0.5);  // turn 1 alone: one sample of two
+  CHECK(by_turn[1]["pass_at_1"] == 1.0);  // the best so far: both
+  CHECK(by_turn[2]["pass_at_1"] == 1.0);
+  CHECK(by_turn[0]["statuses"]["mismatch"] == 1);
+  CHECK(by_turn[1]["statuses"]["no_code"] == 1);
+  CHECK(by_turn[2]["fast_p"]["eager"]["0"] == 1.0);  // p = 0: correct
+  CHECK(results["complete"] == true);
+  CHECK(out.output.find("turn 1: 2 evaluations (mismatch 1, ok 1); pass@1 0.500") != std::string::npos);
+  CHECK(out.output.find("turn 3: 2 evaluations (no_code 1, ok 1); pass@1 1.000") != std::string::npos);
+  CHECK(validate_against_schema(dir.path() / "r.json") == 0);
+
+  // A second run replays the whole conversation from the cache: the times differ, the requests not.
+  const auto again = test::run_kbench(args);
+  INFO(again.output);
+  REQUIRE(again.exit_code == 0);
+  CHECK(server.requests().size() == 5);
+  CHECK(again.output.find("0 requests sent") != std::string::npos);
+  const auto replayed = json::parse(std::ifstream(dir.path() / "r.json"));
+  REQUIRE(replayed["results"].size() == 6);
+  for (std::size_t i = 0; i < 6; ++i) CHECK(replayed["results"][i]["status"] == results["results"][i]["status"]);
 }

@@ -1,4 +1,10 @@
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <string>
+#include <vector>
 
 #include "catch.hpp"
 #include "run_kbench.hpp"
@@ -122,4 +128,62 @@ TEST_CASE("an unknown subcommand is named, with the subcommands there are") {
   CHECK(out.output.find("run, compare, merge") != std::string::npos);
   CHECK(out.output.find("worker") == std::string::npos);
   CHECK(run_kbench("rnu").output.find("did you mean 'run'?") != std::string::npos);
+}
+
+namespace {
+
+// Peak RSS in KB of `kbench ARGS...` run as a child (getrusage of the reaped child).
+long peak_rss_kb(const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv_text = {kbench::test::kKbench.string()};
+  argv_text.insert(argv_text.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return -1;
+  return usage.ru_maxrss;
+}
+
+}  // namespace
+
+// Issue 17: the controller binary does not link LibTorch (482,604 KB peak before kbench-worker
+// was split off); benchmarks/startup/run.sh prints the figures.
+TEST_CASE("kbench --version and --help start without loading LibTorch") {
+  for (const auto& args : {std::vector<std::string>{"--version"}, std::vector<std::string>{"--help"},
+                           std::vector<std::string>{"compare", "--help"}}) {
+    INFO(args.front() << " " << args.back());
+    const long kb = peak_rss_kb(args);
+    CHECK(kb > 0);
+    CHECK(kb < 64 * 1024);
+  }
+  // The worker side still answers through kbench, from kbench-worker.
+  const auto help = run_kbench("check-candidate --help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.output.find("--require-kernel") != std::string::npos);
+  CHECK(run_kbench("worker --job /nonexistent.json").exit_code == 2);
+}
+
+TEST_CASE("history trend and slurm refuse a non-finite or negative --fail-on-regression") {
+  const auto suite = (kbench::test::kSourceDir / "configs/suites/smoke.yaml").string();
+  for (const char* value : {"nan", "inf", "-1", "1e300"}) {
+    INFO(value);
+    for (const auto& command : {"history trend --db /nonexistent/h.db --fail-on-regression " + std::string(value),
+                                "slurm " + suite + " --out /nonexistent/slurm --fail-on-regression " + std::string(value)}) {
+      INFO(command);
+      const auto out = run_kbench(command);
+      CHECK(out.exit_code == 2);
+      CHECK(out.output.find("--fail-on-regression") != std::string::npos);
+      CHECK(out.output.find("[0, 1000000]") != std::string::npos);
+    }
+  }
 }

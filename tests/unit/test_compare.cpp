@@ -84,6 +84,23 @@ TEST_CASE("newly failing, newly passing, added and removed are listed") {
   CHECK(compare_table(c, 5.0).find("newly_failing") != std::string::npos);
 }
 
+// Issue 11: compare's JUnit goes through the one writer and escaper (report/junit_xml,
+// report/markup); its own escaper dropped nothing but let ' and control characters through.
+TEST_CASE("compare --junit escapes candidate-controlled names and counts skipped pairs") {
+  const auto base = test::sample_report();
+  auto next = test::sample_report();
+  next.results.push_back(
+      test::sample_result("p'<&>", "it's \"x\"\x01.py", Status::ok, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}));
+  const auto junit = compare_junit(compare_reports(base, "a", next, "b"), 5.0);
+  CHECK(junit.find("classname=\"p&#39;&lt;&amp;&gt;\" name=\"it&#39;s &quot;x&quot;\xEF\xBF\xBD.py\"") !=
+        std::string::npos);
+  CHECK(junit.find("it's") == std::string::npos);
+  CHECK(junit.find('\x01') == std::string::npos);
+  CHECK(junit.find("<testsuite name=\"kbench compare\" tests=\"5\" failures=\"0\" errors=\"0\" skipped=\"1\">") !=
+        std::string::npos);
+  CHECK(junit.find("<skipped message=\"- -&gt; ok added\"/>") != std::string::npos);
+}
+
 TEST_CASE("different GPUs or torch versions are refused unless ignored") {
   const auto base = test::sample_report();
   auto next = test::sample_report();

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -18,6 +19,7 @@
 #include "generate/prompt_template.hpp"
 #include "generate/retry_policy.hpp"
 #include "scripted_openai_server.hpp"
+#include "suite/number_range.hpp"
 #include "temp_dir.hpp"
 
 using namespace kbench;
@@ -76,6 +78,16 @@ std::filesystem::path write_suite(const test::TempDir& dir, int count, const std
   for (int i = 0; i < count; ++i)
     yaml += "  - {id: p" + std::to_string(i) + ", file: " + (test::kDataDir / "problems/add_one.py").string() + "}\n";
   return dir.write("suite.yaml", yaml);
+}
+
+// What loading a one-problem suite with this generate: block says, or "no error".
+std::string generate_block_error(const test::TempDir& dir, const std::string& block) {
+  try {
+    load_suite(write_suite(dir, 1, block));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
 }
 
 GenerationRequest request_for(const Suite& suite, const test::TempDir& dir, bool cache = true) {
@@ -354,18 +366,13 @@ TEST_CASE("generate: a cached re-run makes no request; an interrupted one resume
 
 TEST_CASE("the generate: block is validated like the rest of the suite") {
   test::TempDir dir;
-  auto error_of = [&](const std::string& block) {
-    try {
-      load_suite(write_suite(dir, 1, block));
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto error_of = [&](const std::string& block) { return generate_block_error(dir, block); };
   CHECK(error_of("  modle: m\n").find("suite.yaml:3:3: unknown key 'modle' in generate (did you mean 'model'?)") !=
         std::string::npos);
-  CHECK(error_of("  temperature: .nan\n").find("`temperature` must be a finite number in [0, 2]") != std::string::npos);
-  CHECK(error_of("  top_p: 0\n").find("`top_p` must be a finite number in (0, 1]") != std::string::npos);
+  // The words of every suite number (suite/number_range.cpp) since the block reads through it.
+  CHECK(error_of("  temperature: .nan\n").find("`temperature` is not a number (NaN); it must be a number in [0, 2]") !=
+        std::string::npos);
+  CHECK(error_of("  top_p: 0\n").find("`top_p` must be a number in (0, 1], got 0") != std::string::npos);
   CHECK(error_of("  samples: 0\n").find("`samples` must be an integer in [1, 1000], got 0") != std::string::npos);
   CHECK(error_of("  backend: trition\n").find("did you mean 'triton'?") != std::string::npos);
   CHECK(error_of("  prompt: missing.md\n").find("prompt template") != std::string::npos);
@@ -376,6 +383,25 @@ TEST_CASE("the generate: block is validated like the rest of the suite") {
   CHECK(suite.generate->backend == "cuda");
   CHECK(*suite.generate->sampling.seed == 7);
   CHECK(suite.problems.at(0).candidate_patterns.empty());  // no candidates: they are generated
+}
+
+// Issue 17: every number of the generate: block goes through the documented ranges
+// (suite/number_range.cpp) like the other suite keys: NaN, infinities and negatives refused.
+TEST_CASE("every number of the generate: block refuses nan, inf and negatives with its range") {
+  test::TempDir dir;
+  auto error_of = [&](const std::string& block) { return generate_block_error(dir, block); };
+  for (const char* key : {"samples", "turns", "temperature", "top_p", "max_tokens", "max_completion_tokens",
+                          "concurrency", "connect_timeout_s", "request_timeout_s", "max_retries"}) {
+    for (const char* bad : {".nan", ".inf", "-.inf", "-1"}) {
+      INFO(key << ": " << bad);
+      const auto error = error_of(fmt::format("  {}: {}\n", key, bad));
+      CHECK(error.find(fmt::format("suite.yaml:3:{}: `{}` ", 5 + std::string(key).size(), key)) != std::string::npos);
+      CHECK(error.find(number_range(key).str()) != std::string::npos);
+    }
+  }
+  CHECK(error_of("  max_retries: 2.5\n").find("`max_retries` must be an integer in [0, 100], got 2.5") !=
+        std::string::npos);
+  CHECK(error_of("  temperature: '1'\n").find("remove the quotes") != std::string::npos);
 }
 
 TEST_CASE("prompts: every built-in template renders with the problem, rules and device") {

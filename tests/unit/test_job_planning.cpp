@@ -37,6 +37,30 @@ problems:
   CHECK(gpu_jobs[0].device == cuda_device(1));
 }
 
+// One builder for the problem's part of a job: planning and `kbench validate` share it.
+TEST_CASE("problem_job is the problem's part of every planned job, without a candidate") {
+  TempDir dir;
+  dir.write("a.py", "");
+  dir.write("a_triton.py", "");
+  const auto file = dir.write("s.yaml", R"(suite: s
+candidates: '{id}_*.py'
+defaults: {seeds: 2}
+problems:
+  - {id: a, file: a.py, level: 2, tags: [t], sizes: {cpu: {N: 4}}, alt_sizes: {cpu: {N: 6}}}
+)");
+  const Suite suite = load_suite(file);
+  const Job alone = problem_job(suite.problems[0], cpu_device());
+  CHECK(alone.candidate.empty());
+  CHECK(alone.candidate_file.empty());
+  CHECK(alone.size_overrides["N"] == 4);
+  CHECK(alone.alt_size_overrides["N"] == 6);
+  Job planned = plan_jobs(suite, cpu_device()).at(0);
+  CHECK(planned.candidate == "a_triton.py");
+  planned.candidate.clear();
+  planned.candidate_file.clear();
+  CHECK(to_json(planned) == to_json(alone));
+}
+
 TEST_CASE("a problem that matches no candidate file is an input error naming it") {
   TempDir dir;
   dir.write("a.py", "");

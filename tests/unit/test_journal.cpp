@@ -185,3 +185,72 @@ TEST_CASE("job keys change with the candidate's content and settings, not with n
   CHECK(plan_fingerprint(cpu_device(), plan.keys) != plan_fingerprint(every_cuda_device(), plan.keys));
   CHECK(default_journal_path("out/r.json") == std::filesystem::path("out/r.json.journal.jsonl"));
 }
+
+TEST_CASE("jobs pushed after the plan are journaled under their key and come back by key") {
+  Plan plan;
+  // A plan of the first job; the other two pushed while the run went (an agent's later turns).
+  const std::vector<Job> first(plan.jobs.begin(), plan.jobs.begin() + 1);
+  const auto first_keys = job_keys(first);
+  JournalHeader header{"suite.yaml", cpu_device(), plan_fingerprint(cpu_device(), first_keys), 1, "2026-12-01T12:00:00Z"};
+  const JobResult pushed = sample_result(plan.jobs[2], 0.5);
+  {
+    Journal journal(plan.file(), header, first_keys);
+    journal.append(0, sample_result(plan.jobs[0], 0.25));
+    journal.append(1, job_key(plan.jobs[2]), pushed);
+  }
+  std::vector<JournalEntry> done, later;
+  std::string started_at;
+  Journal::resume(plan.file(), header, first, first_keys, done, later, started_at);
+  REQUIRE(done.size() == 1);
+  CHECK(done[0].index == 0);
+  REQUIRE(later.size() == 1);
+  CHECK(later[0].key == job_key(plan.jobs[2]));
+  CHECK(later[0].index == 1);
+  CHECK(result_json(later[0].result) == result_json(pushed));
+  // A run that pushes nothing refuses such a journal; a pushed key twice is damage.
+  CHECK(error_of([&] { Journal::resume(plan.file(), header, first, first_keys, done, started_at); })
+            .find("does not match this run's plan") != std::string::npos);
+  std::ofstream(plan.file(), std::ios::app)
+      << nlohmann::json{{"index", 2}, {"key", job_key(plan.jobs[2])}, {"result", result_json(pushed)}}.dump() << "\n";
+  CHECK(error_of([&] { Journal::resume(plan.file(), header, first, first_keys, done, later, started_at); })
+            .find("recorded twice") != std::string::npos);
+}
+
+TEST_CASE("a generated candidate's key leaves out from_cache: the resumed run replays from the cache") {
+  Plan plan;
+  Job job = plan.jobs[0];
+  job.origin = CandidateOrigin{};
+  job.origin->model = "m";
+  const std::string fresh = job_key(job);
+  job.origin->from_cache = true;
+  CHECK(job_key(job) == fresh);
+  job.origin->turn = 2;
+  CHECK(job_key(job) != fresh);
+}
+
+TEST_CASE("a journal line nested too deeply is one clear error, and the journal is kept") {
+  Plan plan;
+  {
+    Journal journal(plan.file(), plan.header, plan.keys);
+    journal.append(0, sample_result(plan.jobs[0], 0.25));
+  }
+  // 100,000 levels: deep enough to overflow the stack of a recursive reader or destructor.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const auto& line : {R"({"index": 1, "key": "k", "result": )" + deep + "}",
+                           R"({"index": 1, "result": {"problem": )" + deep + "}}"}) {
+    std::ofstream(plan.file(), std::ios::app) << line << "\n";
+    const std::string before = read_all(plan.file());
+    std::vector<JournalEntry> done;
+    std::string started_at;
+    const auto error = error_of([&] { Journal::resume(plan.file(), plan.header, plan.jobs, plan.keys, done, started_at); });
+    CHECK(error.find("r.json.journal.jsonl:3: not a JSON line") != std::string::npos);
+    CHECK(error.find("nested deeper than 64 levels") != std::string::npos);
+    CHECK(read_all(plan.file()) == before);  // nothing lost, nothing cut
+    // The plan-change report reads every line too: another plan still gets its refusal.
+    auto other = plan.header;
+    other.device = cuda_device(0);
+    CHECK(error_of([&] { Journal::resume(plan.file(), other, plan.jobs, plan.keys, done, started_at); })
+              .find("another plan") != std::string::npos);
+    std::filesystem::resize_file(plan.file(), before.size() - line.size() - 1);
+  }
+}

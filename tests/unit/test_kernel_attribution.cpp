@@ -126,6 +126,49 @@ TEST_CASE("token kernel: a copy kernel of the candidate's while torch's GEMM doe
   CHECK(attribute_kernel_time({}, own).share == 0);
 }
 
+TEST_CASE("library calls through torch's GEMM operators are delegated: cuBLAS Q K^T + own softmax") {
+  // smoke_06_attention_scores__cublas_then_softmax on the H200 (head dim 16): torch.matmul's
+  // cuBLAS kernel 53%, the candidate's Triton softmax 47%. Delegated time leaves the share's
+  // denominator, so the own kernel does all of the rest.
+  OwnKernels own;
+  own.triton = {"_scaled_softmax_kernel"};
+  const auto share = attribute_kernel_time(
+      {{"sm90_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_cublas", 53.0, true},
+       {"_scaled_softmax_kernel", 47.0, false}},
+      own);
+  CHECK(share.total_us == Approx(100.0));
+  CHECK(share.delegated_us == Approx(53.0));
+  CHECK(share.share == Approx(1.0));
+  CHECK(share.kernels[0]["delegated"] == true);
+  CHECK(share.kernels[1]["custom"] == true);
+}
+
+TEST_CASE("delegation does not excuse torch's other kernels, nor cuBLAS called outside torch's operators") {
+  OwnKernels own;
+  own.cuda = {"touch_kernel(float*)"};
+  // tests/hostile/cuda/cublas_inside_extension.py: cublasSgemm straight from the extension is not
+  // inside an aten operator (not delegated), and torch's eye/fill/clamp kernels count too.
+  const auto direct = attribute_kernel_time(
+      {{"sgemm_largek_lds64", 60.0, false}, {"void at::native::elementwise_kernel<eye>", 30.0, false},
+       {"touch_kernel(float*)", 2.0, false}},
+      own);
+  CHECK(direct.delegated_us == 0);
+  CHECK(direct.share == Approx(2.0 / 92.0));
+  // A token kernel beside torch's GEMM (delegated) and torch's elementwise ops (not): the
+  // elementwise ops are what the share is measured against.
+  const auto token = attribute_kernel_time(
+      {{"sm90_xmma_gemm", 500.0, true}, {"void at::native::vectorized_elementwise_kernel<gelu>", 40.0, false},
+       {"touch_kernel(float*)", 2.0, false}},
+      own);
+  CHECK(token.share == Approx(2.0 / 42.0));
+  // A kernel of the candidate's own is never delegated, whatever the profile says.
+  const auto own_inside = attribute_kernel_time({{"touch_kernel(float*)", 10.0, true}, {"x", 10.0, false}}, own);
+  CHECK(own_inside.delegated_us == 0);
+  CHECK(own_inside.share == Approx(0.5));
+  // Everything delegated and nothing else ran: no share to speak of.
+  CHECK(attribute_kernel_time({{"sm90_xmma_gemm", 500.0, true}}, own).share == 0);
+}
+
 TEST_CASE("demangle: mangled names as the profiler prints them; other names unchanged") {
   CHECK(demangle("_Z11axpy_kernelPKfS0_Pffl") == "axpy_kernel(float const*, float const*, float*, float, long)");
   CHECK(demangle("_layernorm_kernel") == "_layernorm_kernel");

@@ -46,3 +46,15 @@ TEST_CASE("a long line is cut to the width in characters") {
   CHECK(line.substr(line.size() - 3) == "…");
   CHECK(line.rfind("[0/5] ETA -- · running: xxx", 0) == 0);
 }
+
+TEST_CASE("a growing run: the total follows the queue; model requests in flight and their tokens are shown") {
+  ProgressTracker tracker(2, 0);
+  tracker.already_finished();  // a result without a worker (no_code)
+  tracker.set_total(6);        // the agent announced all its turns
+  CHECK(tracker.line(0) == "[1/6] ETA --");
+  tracker.set_generation(2, 150);
+  CHECK(tracker.line(0) == "[1/6] ETA -- · asking the model: 2 requests (150 tokens so far)");
+  tracker.set_generation(1, 300);
+  tracker.started(1, "p/sample-0-turn-2.py");
+  CHECK(tracker.line(0) == "[1/6] ETA -- · asking the model: 1 request (300 tokens so far) · running: p/sample-0-turn-2.py");
+}

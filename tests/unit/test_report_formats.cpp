@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "report/results_json.hpp"
 #include "report/terminal_table.hpp"
+#include "report/text_table.hpp"
 #include "sample_report.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
@@ -68,4 +69,17 @@ TEST_CASE("the environment line leaves CUDA out on the CPU and never prints an e
   CHECK(environment_line(env, cuda_device(0)) ==
         "CPU: AMD EPYC | torch 2.11.0+cu130 | triton 3.6.0 | CUDA 13.0 | driver -");
   CHECK(environment_line(nlohmann::json::object(), every_cuda_device()) == "- | torch - | triton - | CUDA - | driver -");
+}
+
+TEST_CASE("the text table pads every column to its widest cell, numbers to the right") {
+  TextTable table({"name", "ms", "note"}, {false, true, false});
+  table.add_row({"a", "1.5", ""});
+  table.add_row({"longer", "12.25", "x"});
+  CHECK(table.str() ==
+        "name       ms  note\n"
+        "-------------------\n"
+        "a         1.5\n"  // no padding left at the end of a line
+        "longer  12.25  x\n");
+  CHECK(table.header_lines() + table.row_line(0) + table.row_line(1) == table.str());
+  CHECK_THROWS_AS(table.add_row({"short"}), std::logic_error);
 }

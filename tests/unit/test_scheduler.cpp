@@ -15,6 +15,7 @@
 #include "catch.hpp"
 #include "exec/controller.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/job_queue.hpp"
 #include "exec/lock_wait.hpp"
 #include "temp_dir.hpp"
 
@@ -181,4 +182,65 @@ TEST_CASE("a process blocked in flock on the GPU lock is seen as waiting; the ho
   waitpid(holder, &status, 0);
   waitpid(waiter, &status, 0);
   CHECK_FALSE(blocked_on_lock({waiter}, lock));
+}
+
+TEST_CASE("a queue that grows while it runs: jobs pushed from on_result and from another thread all run, then close ends it") {
+  reset_interrupts();
+  FakeRunner fake{0.02};
+  JobQueue queue;
+  const auto first = make_jobs(2);
+  for (const auto& job : first) queue.push(job);
+  ControllerOptions options;
+  options.slots = {{cpu_device(), {}}, {cpu_device(), {}}};
+  options.runner = [&](const Job& j, const std::filesystem::path& d, const WorkerSlot& s) { return fake(j, d, s); };
+  std::vector<std::size_t> finished;
+  std::size_t pushed_from_results = 0;
+  // The agent's pattern: each of the first four results pushes one more job.
+  options.on_result = [&](std::size_t index, const JobResult&) {
+    finished.push_back(index);
+    if (pushed_from_results < 4) {
+      Job job;
+      job.problem_id = "from-result-" + std::to_string(pushed_from_results++);
+      job.device = cpu_device();
+      queue.push(job);
+    }
+  };
+  // The service's pattern: another thread pushes while the slots wait, then closes.
+  std::thread producer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the slots are idle by now
+    Job job;
+    job.problem_id = "from-thread";
+    job.device = cpu_device();
+    queue.push(job);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    queue.close();
+  });
+  CHECK(run_jobs(queue, options) == 7);
+  producer.join();
+  std::sort(finished.begin(), finished.end());
+  CHECK(finished == std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6});
+  CHECK(fake.intervals.count("from-thread") == 1);
+  CHECK(fake.intervals.count("from-result-3") == 1);
+  CHECK_THROWS_AS(queue.push(first[0]), std::logic_error);  // closed
+}
+
+TEST_CASE("an open queue with nothing pending: an interrupt or the stop hook ends the wait") {
+  reset_interrupts();
+  JobQueue queue;
+  ControllerOptions options;
+  options.runner = [](const Job& job, const std::filesystem::path&, const WorkerSlot&) {
+    JobResult r;
+    r.job = job;
+    return r;
+  };
+  std::atomic<bool> stop{false};
+  options.stop = [&] { return stop.load(); };
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop = true;
+  });
+  const double begin = now_s();
+  CHECK(run_jobs(queue, options) == 0);
+  CHECK(now_s() - begin < 2.0);
+  stopper.join();
 }

@@ -1,11 +1,15 @@
 # Honest Triton candidate: the kernel calls @triton.jit helpers (tanh built from exp, then the
-# tanh-GELU formula); the grid is a lambda over the launch meta-parameters.
+# tanh-GELU formula); the grid is a lambda over the launch meta-parameters; a tl.constexpr
+# module constant.
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
 
-SQRT_2_OVER_PI = 0.7978845608028654
+# A global read inside @triton.jit must be a tl.constexpr: Triton >= 3.2 refuses a plain float
+# ("Cannot access global variable ... from within @jit'ed function") when it compiles for the
+# GPU; the CPU interpreter runs Python and accepts either.
+SQRT_2_OVER_PI = tl.constexpr(0.7978845608028654)
 
 
 @triton.jit
