@@ -22,7 +22,7 @@ TEST_CASE("the smoke suite runs on the CPU: honest candidates ok, the wrong one 
   CHECK(out.output.find("pass@1 ") != std::string::npos);
 
   const auto json = nlohmann::json::parse(std::ifstream(results));
-  CHECK(json["schema_version"] == "1.0");
+  CHECK(json["schema_version"] == "1.1");  // 1.1: run metadata (command line, commit, start/finish)
   CHECK(json["device"] == "cpu");
   CHECK(json["complete"] == true);
   for (const char* key : {"device_name", "torch", "triton", "cuda", "driver", "kbench_version"})
