@@ -52,6 +52,7 @@ struct RunSession::State {
     tracker.set_total(report.planned_jobs);
   }
   void collect() {
+    if (!setup.keep_results) return;
     report.results.clear();
     for (const auto& r : by_index)
       if (r) report.results.push_back(*r);
@@ -71,6 +72,7 @@ struct RunSession::State {
     write_reports();
     show_progress();
     if (setup.on_result) setup.on_result(index, *by_index[index], resumed);
+    if (!setup.keep_results) by_index[index].reset();
   }
 };
 
@@ -208,6 +210,7 @@ RunReport RunSession::run() {
     std::lock_guard lock(s.mutex);
     s.tracker.started(index, job.problem_id + "/" + job.candidate);
     s.show_progress();
+    if (s.setup.on_start) s.setup.on_start(index);
   };
   controller.on_result = [&s](std::size_t index, const JobResult& result) {
     std::lock_guard lock(s.mutex);

@@ -61,6 +61,11 @@ struct SessionSetup {
   // scheduler's: slow work (a model request) belongs on another thread. An exception ends the
   // run (rethrown by run()).
   std::function<void(std::size_t index, const JobResult& result, bool resumed)> on_result;
+  // A job's worker is starting (its queue wait ends); under the session's lock, may be empty.
+  std::function<void(std::size_t index)> on_start;
+  // false: a result is dropped once on_result has had it, and the report holds none (a
+  // long-running service keeps its own, bounded; reporters then see no results).
+  bool keep_results = true;
 };
 
 class RunSession {

@@ -152,12 +152,23 @@ struct TempDirGuard {
 
 }  // namespace
 
+Suite load_run_suite(const SuiteRunOptions& options) {
+  Suite suite = load_suite(options.suite_file);
+  apply_overrides(options, suite);
+  select_problems(options.selection, options.shard, suite.problems);  // run/selection.hpp
+  return suite;
+}
+
+void apply_scheduling(const SuiteRunOptions& options, const Device& device, SessionSetup& setup) {
+  setup.jobs = options.jobs;
+  setup.workers_per_gpu = options.workers_per_gpu.value_or(2);
+  setup.prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
+}
+
 SuitePlan plan_suite(const SuiteRunOptions& options) {
   SuitePlan plan;
-  plan.suite = load_suite(options.suite_file);
-  apply_overrides(options, plan.suite);
+  plan.suite = load_run_suite(options);
   plan.devices = resolve_devices(options.device);
-  select_problems(options.selection, options.shard, plan.suite.problems);
   plan.jobs = plan_jobs(plan.suite, plan.devices.front());  // file candidates (no generation)
   return plan;
 }
@@ -269,9 +280,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   SessionSetup setup;
   setup.devices = devices;
   setup.work_dir = work_dir;
-  setup.jobs = options.jobs;
-  setup.workers_per_gpu = options.workers_per_gpu.value_or(2);
-  setup.prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
+  apply_scheduling(options, device, setup);
   setup.environment = probed;
   setup.journal_file = journal_file;
   setup.resume = options.resume;

@@ -8,6 +8,7 @@
 
 #include "report/run_report.hpp"
 #include "run/generation_request.hpp"
+#include "run/run_session.hpp"
 #include "report/progress_line.hpp"
 #include "report/reporter_set.hpp"
 #include "model/job.hpp"
@@ -59,6 +60,13 @@ struct SuiteRunOptions {
   // Called, one call at a time, whenever a job starts or finishes; may be empty.
   std::function<void(const ProgressTracker&)> progress;
 };
+
+// The suite as a run sees it: loaded, the CLI's overrides applied (checks, timing, baselines,
+// timeout), problems selected and sharded. `kbench run` and the Evaluator (lib/service) share it.
+Suite load_run_suite(const SuiteRunOptions& options);
+// The scheduling part of a session from the options: worker slots (`jobs`), workers per GPU
+// (default 2), prestart (default on with CUDA). `device`: run_device() of the run's devices.
+void apply_scheduling(const SuiteRunOptions& options, const Device& device, SessionSetup& setup);
 
 // The suite as this run sees it: loaded, CLI overrides applied, problems selected and sharded,
 // and its jobs planned on the first device (`--dry-run` prints this and stops).

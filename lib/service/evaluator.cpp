@@ -1,0 +1,406 @@
+#include "service/evaluator.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "core/error.hpp"
+#include "core/hmac_sha256.hpp"
+#include "core/text.hpp"
+#include "device/device_resolution.hpp"
+#include "exec/controller.hpp"
+#include "model/job.hpp"
+#include "model/run_info.hpp"
+#include "run/run_session.hpp"
+#include "run/suite_runner.hpp"
+#include "run/turn_feedback.hpp"
+#include "run/work_dir.hpp"
+#include "service/candidate_store.hpp"
+
+namespace kbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Reason = EvaluatorRefusal::Reason;
+
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+// Ids go into URLs and log lines: a short, plain alphabet.
+bool valid_request_id(const std::string& id) {
+  if (id.empty() || id.size() > 128) return false;
+  for (const char c : id)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':' || c == '-')) return false;
+  return true;
+}
+
+double number_or_zero(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+void add_phases(nlohmann::json& sums, const nlohmann::json& phases) {
+  if (!phases.is_object()) return;
+  for (const auto& [name, value] : phases.items())
+    if (value.is_number()) sums[name] = sums.value(name, 0.0) + value.get<double>();
+}
+
+}  // namespace
+
+std::string to_string(EvaluatorRefusal::Reason reason) {
+  switch (reason) {
+    case Reason::unknown_problem: return "unknown_problem";
+    case Reason::bad_request: return "bad_request";
+    case Reason::conflict: return "conflict";
+    case Reason::queue_full: return "queue_full";
+    case Reason::draining: return "draining";
+  }
+  return "bad_request";
+}
+
+std::string to_string(RequestState state) {
+  switch (state) {
+    case RequestState::queued: return "queued";
+    case RequestState::running: return "running";
+    case RequestState::finished: return "finished";
+  }
+  return "queued";
+}
+
+nlohmann::json to_json(const EvaluatorStats& stats) {
+  return {{"queued", stats.queued},
+          {"running", stats.running},
+          {"finished", stats.finished},
+          {"refused_queue_full", stats.refused_queue_full},
+          {"max_queued", stats.max_queued},
+          {"slots", stats.slots},
+          {"accepting", stats.accepting},
+          {"by_status", stats.by_status},
+          {"time_sums", to_json(stats.time_sums)}};
+}
+
+struct Evaluator::State {
+  struct Entry {
+    std::string request_id, problem_id, backend, digest;
+    std::optional<std::string> session_id;
+    RequestState state = RequestState::queued;
+    Clock::time_point submitted, started;
+    bool has_started = false;
+    std::promise<Evaluation> promise;
+    Handle future;
+    std::optional<Evaluation> evaluation;
+    std::vector<Listener> listeners;
+  };
+
+  EvaluatorConfig config;
+  Suite suite;
+  std::vector<Device> devices;
+  std::filesystem::path work_dir;
+  bool temporary_work_dir = false;
+  std::optional<CandidateStore> store;
+  nlohmann::json environment;
+  std::unique_ptr<RunSession> session;
+  std::thread runner;
+
+  // Lock order: push_mutex (submit only) before the session's lock before `mutex`. The
+  // session's callbacks hold its lock and take only `mutex`; submit never holds `mutex` while
+  // it pushes.
+  std::mutex push_mutex;
+  std::mutex drain_mutex;
+  mutable std::mutex mutex;
+  bool accepting = true;
+  bool drained = false;
+  std::size_t next_index = 0;
+  std::size_t auto_ids = 0;
+  std::map<std::size_t, std::shared_ptr<Entry>> by_index;  // queued or running
+  std::unordered_map<std::string, std::shared_ptr<Entry>> by_id;
+  std::deque<std::string> finished_order;  // oldest first, for keep_finished
+  EvaluatorStats stats;
+
+  void log(const std::string& line) const {
+    if (config.log) config.log(line);
+  }
+
+  const Problem* find_problem(const std::string& id) const {
+    for (const auto& p : suite.problems)
+      if (p.id == id) return &p;
+    return nullptr;
+  }
+
+  void on_start(std::size_t index) {
+    std::lock_guard lock(mutex);
+    const auto it = by_index.find(index);
+    if (it == by_index.end()) return;
+    auto& entry = *it->second;
+    entry.state = RequestState::running;
+    entry.started = Clock::now();
+    entry.has_started = true;
+    --stats.queued;
+    ++stats.running;
+  }
+
+  void on_result(std::size_t index, const JobResult& result) {
+    const auto now = Clock::now();
+    std::shared_ptr<Entry> entry;
+    {
+      std::lock_guard lock(mutex);
+      const auto it = by_index.find(index);
+      if (it == by_index.end()) return;
+      entry = it->second;
+      by_index.erase(it);
+    }
+    Evaluation evaluation;
+    evaluation.request_id = entry->request_id;
+    evaluation.session_id = entry->session_id;
+    evaluation.backend = entry->backend;
+    evaluation.result = result;
+    auto& time = evaluation.time;
+    time.queue_wait_s = entry->has_started ? seconds_between(entry->submitted, entry->started) : 0.0;
+    time.worker_wall_s = result.wall_s;
+    time.gpu_lock_wait_s = number_or_zero(result.protocol, "gpu_lock_wait_s");
+    if (const auto phases = result.protocol.find("phases_s"); phases != result.protocol.end() && phases->is_object())
+      time.phases_s = *phases;
+    time.total_s = seconds_between(entry->submitted, now);
+    evaluation.feedback = turn_feedback(result).text;
+    std::vector<Listener> listeners;
+    {
+      std::lock_guard lock(mutex);
+      if (entry->has_started) --stats.running;
+      else --stats.queued;
+      ++stats.finished;
+      ++stats.by_status[to_string(result.status)];
+      auto& sums = stats.time_sums;
+      sums.queue_wait_s += time.queue_wait_s;
+      sums.worker_wall_s += time.worker_wall_s;
+      sums.gpu_lock_wait_s += time.gpu_lock_wait_s;
+      sums.total_s += time.total_s;
+      add_phases(sums.phases_s, time.phases_s);
+      entry->state = RequestState::finished;
+      entry->evaluation = evaluation;
+      listeners.swap(entry->listeners);
+      finished_order.push_back(entry->request_id);
+      while (finished_order.size() > config.keep_finished) {
+        const auto old = by_id.find(finished_order.front());
+        if (old != by_id.end() && old->second->state == RequestState::finished) by_id.erase(old);
+        finished_order.pop_front();
+      }
+    }
+    entry->promise.set_value(evaluation);
+    for (const auto& listener : listeners) listener(evaluation);
+  }
+
+  // Requests that will never run (the session failed or was interrupted): their handles fail.
+  void fail_unfinished(const std::exception_ptr& error) {
+    std::map<std::size_t, std::shared_ptr<Entry>> left;
+    {
+      std::lock_guard lock(mutex);
+      accepting = false;
+      left.swap(by_index);
+      stats.queued = stats.running = 0;
+      for (const auto& [index, entry] : left) by_id.erase(entry->request_id);
+    }
+    for (const auto& [index, entry] : left) entry->promise.set_exception(error);
+  }
+};
+
+Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>()) {
+  auto& s = *state_;
+  s.config = std::move(config);
+  if (s.config.max_queued < 1) throw InputError("max_queued must be >= 1");
+  SuiteRunOptions options;
+  options.suite_file = s.config.suite_file;
+  options.device = s.config.device;
+  options.checks = s.config.checks;
+  options.jobs = s.config.workers;
+  options.workers_per_gpu = s.config.workers_per_gpu;
+  options.prestart = s.config.prestart;
+  options.timeout_s = s.config.timeout_s;
+  if (options.jobs && *options.jobs < 1) throw InputError(fmt::format("workers = {}: must be >= 1", *options.jobs));
+  s.suite = load_run_suite(options);
+  if (s.suite.problems.empty()) throw InputError(fmt::format("{}: the suite has no problems", s.suite.file.string()));
+  s.devices = resolve_devices(options.device);
+  const Device device = run_device(s.devices);
+  s.temporary_work_dir = !s.config.work_dir;
+  s.work_dir = s.temporary_work_dir ? make_temp_work_dir("kbench-evaluator") : *s.config.work_dir;
+  std::error_code error;
+  std::filesystem::create_directories(s.work_dir / "jobs", error);
+  if (error)
+    throw InputError(fmt::format("work dir {}: cannot be created: {}", s.work_dir.string(), error.message()));
+  s.store.emplace(s.work_dir / "candidates");
+  // Probed now, so a broken environment is one error here rather than one per request.
+  s.environment = probe_environment(s.devices.front(), s.work_dir / "jobs");
+
+  SessionSetup setup;
+  setup.devices = s.devices;
+  setup.work_dir = s.work_dir / "jobs";
+  apply_scheduling(options, device, setup);
+  setup.environment = s.environment;
+  setup.log = s.config.log;
+  setup.keep_results = false;  // the Evaluator keeps its own, bounded by keep_finished
+  setup.on_start = [&s](std::size_t index) { s.on_start(index); };
+  setup.on_result = [&s](std::size_t index, const JobResult& result, bool) { s.on_result(index, result); };
+  RunReport header;
+  header.suite_name = s.suite.name;
+  header.suite_file = s.suite.file;
+  header.device = device;
+  header.run = current_run_info();
+  s.session = std::make_unique<RunSession>(std::move(setup), std::move(header), std::vector<Job>{});
+  s.stats.max_queued = s.config.max_queued;
+  s.stats.slots = s.session->slot_count();
+  s.runner = std::thread([&s] {
+    try {
+      s.session->run();
+      s.fail_unfinished(std::make_exception_ptr(
+          EnvironmentError("the evaluator stopped (interrupted) before this request ran")));
+    } catch (...) {
+      s.log("kbench: the evaluator's session failed; requests still queued fail with its error");
+      s.fail_unfinished(std::current_exception());
+    }
+  });
+  s.log(fmt::format("kbench: evaluator over suite '{}' ({} problems) on {}, {} worker slot{}", s.suite.name,
+                    s.suite.problems.size(), to_string(device), s.stats.slots, s.stats.slots == 1 ? "" : "s"));
+}
+
+Evaluator::~Evaluator() {
+  try {
+    drain();
+  } catch (...) {
+    // A destructor does not throw; drain() already logged what it could.
+  }
+}
+
+Evaluator::Handle Evaluator::submit(EvaluationRequest request, Listener on_done) {
+  auto& s = *state_;
+  const Problem* problem = s.find_problem(request.problem_id);
+  if (!problem) {
+    std::vector<std::string> ids = problem_ids();
+    const auto near = closest_match(request.problem_id, ids);
+    throw EvaluatorRefusal(Reason::unknown_problem,
+                           fmt::format("unknown problem '{}'{}; suite '{}' has {} problems ({})", request.problem_id,
+                                       near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), s.suite.name,
+                                       ids.size(), join(std::vector<std::string>(ids.begin(), ids.begin() + std::min<std::size_t>(ids.size(), 8)), ", ") + (ids.size() > 8 ? ", ..." : "")));
+  }
+  const auto& backends = evaluation_backends();
+  if (std::find(backends.begin(), backends.end(), request.backend) == backends.end())
+    throw EvaluatorRefusal(Reason::bad_request,
+                           fmt::format("backend '{}' is not one of {}", request.backend, join(backends, ", ")));
+  if (request.source.empty()) throw EvaluatorRefusal(Reason::bad_request, "source is empty: send the candidate's Python file");
+  if (request.request_id && !valid_request_id(*request.request_id))
+    throw EvaluatorRefusal(Reason::bad_request, "request_id must be 1-128 characters of A-Z a-z 0-9 . _ : -");
+  const std::string digest =
+      to_hex(sha256(request.problem_id + '\0' + request.backend + '\0' + request.source));
+
+  std::lock_guard push_lock(s.push_mutex);
+  std::string request_id;
+  {
+    std::unique_lock lock(s.mutex);
+    if (!s.accepting) throw EvaluatorRefusal(Reason::draining, "the evaluator is draining: it accepts no new requests");
+    if (request.request_id) {
+      request_id = *request.request_id;
+      if (const auto it = s.by_id.find(request_id); it != s.by_id.end()) {
+        const auto entry = it->second;
+        if (entry->digest != digest)
+          throw EvaluatorRefusal(Reason::conflict,
+                                 fmt::format("request_id '{}' was already used for another candidate or problem",
+                                             request_id));
+        if (on_done) {
+          if (entry->evaluation) {
+            const Evaluation done = *entry->evaluation;
+            lock.unlock();
+            on_done(done);
+          } else {
+            entry->listeners.push_back(std::move(on_done));
+          }
+        }
+        return entry->future;
+      }
+    } else {
+      // A hash of the candidate, a counter and the clock: unique in practice; a client id that
+      // happens to equal one is a conflict, never a silent share.
+      request_id = "r-" + to_hex(sha256(fmt::format("{}:{}:{}", digest, ++s.auto_ids,
+                                                     Clock::now().time_since_epoch().count())))
+                              .substr(0, 20);
+    }
+    if (s.stats.queued >= s.config.max_queued) {
+      ++s.stats.refused_queue_full;
+      throw EvaluatorRefusal(Reason::queue_full,
+                             fmt::format("queue full: {} requests are waiting for a worker (max_queued {}); retry later",
+                                         s.stats.queued, s.config.max_queued));
+    }
+  }
+  const auto file = s.store->put(request.source);
+  Job job = make_job(*problem, file, s.devices.front());
+  job.candidate = request_id + ".py";
+  auto entry = std::make_shared<State::Entry>();
+  entry->request_id = request_id;
+  entry->problem_id = request.problem_id;
+  entry->backend = request.backend;
+  entry->digest = digest;
+  entry->session_id = request.session_id;
+  entry->submitted = Clock::now();
+  entry->future = entry->promise.get_future().share();
+  if (on_done) entry->listeners.push_back(std::move(on_done));
+  std::size_t index = 0;
+  {
+    std::lock_guard lock(s.mutex);
+    index = s.next_index++;
+    s.by_index[index] = entry;
+    s.by_id[request_id] = entry;
+    ++s.stats.queued;
+  }
+  const std::size_t pushed = s.session->push(std::move(job));
+  if (pushed != index) throw std::logic_error("Evaluator: the session's job index is not the one predicted");
+  return entry->future;
+}
+
+std::optional<RequestStatus> Evaluator::lookup(const std::string& request_id) const {
+  auto& s = *state_;
+  std::lock_guard lock(s.mutex);
+  const auto it = s.by_id.find(request_id);
+  if (it == s.by_id.end()) return std::nullopt;
+  const auto& entry = *it->second;
+  return RequestStatus{entry.request_id, entry.problem_id, entry.session_id, entry.state, entry.evaluation};
+}
+
+EvaluatorStats Evaluator::stats() const {
+  std::lock_guard lock(state_->mutex);
+  EvaluatorStats stats = state_->stats;
+  stats.accepting = state_->accepting;
+  return stats;
+}
+
+std::vector<std::string> Evaluator::problem_ids() const {
+  std::vector<std::string> ids;
+  for (const auto& p : state_->suite.problems) ids.push_back(p.id);
+  return ids;
+}
+
+nlohmann::json Evaluator::environment() const { return state_->environment; }
+
+void Evaluator::drain() {
+  auto& s = *state_;
+  std::lock_guard drain_lock(s.drain_mutex);
+  if (s.drained) return;
+  {
+    std::lock_guard push_lock(s.push_mutex);  // no push in flight once accepting is false
+    std::lock_guard lock(s.mutex);
+    s.accepting = false;
+  }
+  s.session->close();
+  if (s.runner.joinable()) s.runner.join();
+  s.session.reset();
+  s.drained = true;
+  if (s.temporary_work_dir) {
+    std::error_code ignored;
+    std::filesystem::remove_all(s.work_dir, ignored);
+  }
+  s.log("kbench: evaluator drained");
+}
+
+}  // namespace kbench

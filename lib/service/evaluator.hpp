@@ -1,0 +1,116 @@
+#pragma once
+// The in-process evaluation service: a long-lived object that owns one RunSession (its run() on
+// a thread of its own) over a suite, and turns requests into jobs pushed into it. `kbench serve`
+// (HTTP) and the `kbench` Python module are thin layers over this class.
+//
+// - Candidates run exactly as in `kbench run`: the same suite resolution (load_run_suite), the
+//   same worker slots, sandboxed `kbench-worker` processes, checks and timing.
+// - A candidate's fault is a result (a status), never an exception. Exceptions are for the
+//   request itself (EvaluatorRefusal: unknown problem, bad field, queue full, draining, an id
+//   reused for another candidate) and for the service (EnvironmentError: Python or device).
+// - Requests are idempotent by request_id: the same id with the same candidate returns the same
+//   handle and runs once. Finished evaluations are kept for lookup up to `keep_finished`
+//   (oldest forgotten first); a forgotten id evaluates afresh.
+// - The queue is bounded: submit refuses (queue_full) when `max_queued` requests wait for a
+//   worker. Nothing already accepted is dropped: drain() finishes queued and running work.
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "service/evaluation.hpp"
+
+namespace kbench {
+
+struct EvaluatorConfig {
+  std::filesystem::path suite_file;
+  std::string device = "auto";               // as `kbench run --device`
+  std::optional<std::string> checks;         // as --checks (docs/integrity.md); default: the suite's
+  std::optional<int> workers;                // worker slots, as --jobs; default: as `kbench run`
+  std::optional<int> workers_per_gpu;        // default 2
+  std::optional<std::string> prestart;       // "on"/"off"; default on with CUDA
+  std::optional<double> timeout_s;           // overrides every problem's timeout_s
+  std::optional<std::filesystem::path> work_dir;  // default: a temporary folder, removed by drain()
+  std::size_t max_queued = 256;              // waiting requests before submit refuses
+  std::size_t keep_finished = 10000;         // finished evaluations kept for lookup by id
+  std::function<void(const std::string&)> log;  // one line per event; may be empty
+};
+
+class EvaluatorRefusal : public std::runtime_error {
+ public:
+  enum class Reason { unknown_problem, bad_request, conflict, queue_full, draining };
+  EvaluatorRefusal(Reason reason, const std::string& message) : std::runtime_error(message), reason_(reason) {}
+  [[nodiscard]] Reason reason() const { return reason_; }
+
+ private:
+  Reason reason_;
+};
+// "unknown_problem", "bad_request", "conflict", "queue_full", "draining".
+std::string to_string(EvaluatorRefusal::Reason reason);
+
+enum class RequestState { queued, running, finished };
+std::string to_string(RequestState state);
+
+struct RequestStatus {
+  std::string request_id;
+  std::string problem_id;
+  std::optional<std::string> session_id;
+  RequestState state = RequestState::queued;
+  std::optional<Evaluation> evaluation;  // once finished
+};
+
+struct EvaluatorStats {
+  std::size_t queued = 0;    // waiting for a worker
+  std::size_t running = 0;
+  std::size_t finished = 0;  // since start
+  std::size_t refused_queue_full = 0;
+  std::size_t max_queued = 0;
+  std::size_t slots = 0;
+  bool accepting = true;
+  std::map<std::string, std::size_t> by_status;  // finished evaluations per status
+  TimeSplit time_sums;  // summed over the finished ones (phases_s summed per phase)
+};
+nlohmann::json to_json(const EvaluatorStats& stats);
+
+class Evaluator {
+ public:
+  using Handle = std::shared_future<Evaluation>;
+  using Listener = std::function<void(const Evaluation&)>;
+
+  // Loads the suite, resolves the devices, probes the environment (a broken Python or device
+  // is an EnvironmentError now, not one per request) and starts the session. Throws InputError
+  // for a bad suite or option.
+  explicit Evaluator(EvaluatorConfig config);
+  ~Evaluator();  // drain()
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
+
+  // Accepts a request; the handle becomes ready with its Evaluation. `on_done`, when given, is
+  // called once with it (at once when it is already finished), on the session's thread: it
+  // must be quick and must not call submit(). Throws EvaluatorRefusal.
+  Handle submit(EvaluationRequest request, Listener on_done = nullptr);
+  // The request's state; nullopt for an id never seen (or forgotten).
+  [[nodiscard]] std::optional<RequestStatus> lookup(const std::string& request_id) const;
+  [[nodiscard]] EvaluatorStats stats() const;
+  [[nodiscard]] std::vector<std::string> problem_ids() const;
+  // The probed environment (versions, device), as in a results file.
+  [[nodiscard]] nlohmann::json environment() const;
+  // Stops accepting (draining), finishes queued and running evaluations, closes the session,
+  // removes a temporary work dir. Idempotent; blocks until done.
+  void drain();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace kbench
