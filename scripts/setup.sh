@@ -23,6 +23,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-dev python3-venv
           libcli11-dev libfmt-dev libyaml-cpp-dev catch2 nlohmann-json3-dev
           libcurl4-openssl-dev libsqlite3-dev
+          pybind11-dev  # the `kbench` Python module (python/); optional: skipped without it
           libpq-dev  # optional: `kbench history --db postgresql://...`
           chromium   # the HTML report render tests (tests/render)
           slurm-wlm  # the real single-node Slurm of tests/cluster/test_slurm.sh
@@ -43,7 +44,7 @@ if [ ! -x "$VENV/bin/python3" ]; then
   "$BASE_PYTHON" -m venv "$VENV"
 fi
 if ! "$VENV/bin/python3" - <<'PY' 2>/dev/null
-import numpy, torch, triton, jsonschema, kubernetes_validate
+import numpy, torch, triton, jsonschema, kubernetes_validate, pytest
 major, minor = (int(x) for x in torch.__version__.split(".")[:2])
 assert (major, minor) >= (2, 9), torch.__version__
 assert tuple(int(x) for x in numpy.__version__.split(".")[:2]) < (2, 4), numpy.__version__
@@ -51,8 +52,9 @@ PY
 then
   log "installing $TORCH_SPEC, triton and $NUMPY_SPEC into $VENV (several GB, once)"
   "$VENV/bin/python3" -m pip install -q --upgrade pip >/dev/null
-  # kubernetes-validate: the Kubernetes manifests' schema check (tests: test_k8s_manifests).
-  "$VENV/bin/python3" -m pip install -q "$TORCH_SPEC" "$NUMPY_SPEC" pyyaml jsonschema kubernetes-validate
+  # kubernetes-validate: the Kubernetes manifests' schema check (tests: test_k8s_manifests);
+  # pytest: the `kbench` Python module's tests (tests/python).
+  "$VENV/bin/python3" -m pip install -q "$TORCH_SPEC" "$NUMPY_SPEC" pyyaml jsonschema kubernetes-validate pytest
 fi
 
 # ccache: hash paths relative to the checkout so every clone shares one cache.
