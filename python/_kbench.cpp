@@ -114,8 +114,9 @@ PYBIND11_MODULE(_kbench, m) {
           "submit",
           [](Evaluator& self, const std::string& problem_id, const std::string& source, const std::string& backend,
              std::optional<std::string> request_id, std::optional<std::string> session_id,
-             std::optional<py::function> on_done) {
-            EvaluationRequest request{problem_id, source, backend, std::move(request_id), std::move(session_id)};
+             std::optional<py::function> on_done, bool is_reply) {
+            EvaluationRequest request{problem_id, source, backend, std::move(request_id), std::move(session_id),
+                                      is_reply};
             Evaluator::Listener listener;
             if (on_done) {
               // Called on the session's thread: the GIL is taken for it; it gets the JSON.
@@ -138,7 +139,7 @@ PYBIND11_MODULE(_kbench, m) {
             return PyHandle{self.submit(std::move(request), std::move(listener))};
           },
           py::arg("problem_id"), py::arg("source"), py::arg("backend") = "auto", py::arg("request_id") = py::none(),
-          py::arg("session_id") = py::none(), py::arg("on_done") = py::none())
+          py::arg("session_id") = py::none(), py::arg("on_done") = py::none(), py::arg("is_reply") = false)
       .def("lookup",
            [](const Evaluator& self, const std::string& request_id) -> std::optional<std::string> {
              std::optional<RequestStatus> status;

@@ -18,6 +18,9 @@ struct EvaluationRequest {
   std::string backend = "auto";             // "triton", "cuda" or "auto" (evaluation_backends())
   std::optional<std::string> request_id;    // idempotent: the same id is evaluated once
   std::optional<std::string> session_id;    // a multi-turn conversation's id, carried through
+  // true: `source` is a model's whole reply; its code is extracted as `kbench run` does
+  // (generate/code_extraction.hpp), and a reply without code is status no_code, no worker.
+  bool is_reply = false;
 };
 
 // The backends a request may name.

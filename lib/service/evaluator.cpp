@@ -14,6 +14,7 @@
 #include "core/text.hpp"
 #include "device/device_resolution.hpp"
 #include "exec/controller.hpp"
+#include "generate/code_extraction.hpp"
 #include "model/job.hpp"
 #include "model/run_info.hpp"
 #include "run/run_session.hpp"
@@ -146,7 +147,6 @@ struct Evaluator::State {
   }
 
   void on_result(std::size_t index, const JobResult& result) {
-    const auto now = Clock::now();
     std::shared_ptr<Entry> entry;
     {
       std::lock_guard lock(mutex);
@@ -155,6 +155,14 @@ struct Evaluator::State {
       entry = it->second;
       by_index.erase(it);
     }
+    finish(*entry, result, true);
+  }
+
+  // The entry's evaluation is `result`: kept for lookup, counted, handed to its waiters.
+  // `queued`: it was counted as queued or running (a reply without code never was).
+  void finish(Entry& e, const JobResult& result, bool queued) {
+    const auto now = Clock::now();
+    auto* entry = &e;
     Evaluation evaluation;
     evaluation.request_id = entry->request_id;
     evaluation.session_id = entry->session_id;
@@ -172,7 +180,7 @@ struct Evaluator::State {
     {
       std::lock_guard lock(mutex);
       if (entry->has_started) --stats.running;
-      else --stats.queued;
+      else if (queued) --stats.queued;
       ++stats.finished;
       ++stats.by_status[to_string(result.status)];
       auto& sums = stats.time_sums;
@@ -334,7 +342,10 @@ Evaluator::Handle Evaluator::submit(EvaluationRequest request, Listener on_done)
                                          s.stats.queued, s.config.max_queued));
     }
   }
-  const auto file = s.store->put(request.source);
+  // A reply's code is what runs; the reply itself is stored too (its text is the evidence).
+  std::optional<ExtractedCode> extracted;
+  if (request.is_reply) extracted = extract_code(request.source);
+  const auto file = s.store->put(extracted && extracted->code ? *extracted->code : request.source);
   Job job = make_job(*problem, file, s.devices.front());
   job.candidate = request_id + ".py";
   auto entry = std::make_shared<State::Entry>();
@@ -346,6 +357,18 @@ Evaluator::Handle Evaluator::submit(EvaluationRequest request, Listener on_done)
   entry->submitted = Clock::now();
   entry->future = entry->promise.get_future().share();
   if (on_done) entry->listeners.push_back(std::move(on_done));
+  if (extracted && !extracted->code) {
+    JobResult no_code;
+    no_code.job = std::move(job);
+    no_code.status = Status::no_code;
+    no_code.message = fmt::format("the reply held no code ({})", extracted->rule);
+    {
+      std::lock_guard lock(s.mutex);
+      s.by_id[request_id] = entry;
+    }
+    s.finish(*entry, no_code, false);
+    return entry->future;
+  }
   std::size_t index = 0;
   {
     std::lock_guard lock(s.mutex);

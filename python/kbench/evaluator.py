@@ -34,6 +34,9 @@ class Request:
     backend: str = "auto"
     request_id: Optional[str] = None
     session_id: Optional[str] = None
+    # True: `source` is a model's whole reply; kbench extracts its code (docs/endpoints.md#code-
+    # extraction) and a reply without code is status "no_code" (no worker runs).
+    reply: bool = False
 
 
 def _as_request(item: Union[Request, Dict[str, Any], Sequence[str]]) -> Request:
@@ -91,11 +94,11 @@ class Evaluator:
 
     # --- the calls a trainer makes -------------------------------------------------------------
     def evaluate(self, problem_id: str, source: str, backend: str = "auto", *, request_id: Optional[str] = None,
-                 session_id: Optional[str] = None, timeout: Optional[float] = None) -> Result:
+                 session_id: Optional[str] = None, reply: bool = False, timeout: Optional[float] = None) -> Result:
         """Evaluates one candidate and waits for it. A candidate's fault is a Result's status;
         raises only for the request (RefusedError subclasses) or the service. `timeout` bounds
         the wait (TimeoutError); the evaluation itself goes on and can be looked up by id."""
-        handle = self._submit_waiting(Request(problem_id, source, backend, request_id, session_id))
+        handle = self._submit_waiting(Request(problem_id, source, backend, request_id, session_id, reply))
         if not handle.wait(timeout):
             raise TimeoutError(f"no result within {timeout} s for problem {problem_id!r}")
         return Result.from_json(handle.json(), self._reward)
@@ -120,7 +123,8 @@ class Evaluator:
         return results
 
     async def submit(self, problem_id: str, source: str, backend: str = "auto", *,
-                     request_id: Optional[str] = None, session_id: Optional[str] = None) -> Result:
+                     request_id: Optional[str] = None, session_id: Optional[str] = None,
+                     reply: bool = False) -> Result:
         """The asyncio form of evaluate(): awaits the result without blocking the event loop
         (the core calls back when it is done); a full queue is waited out with asyncio.sleep."""
         loop = asyncio.get_running_loop()
@@ -131,7 +135,7 @@ class Evaluator:
 
         while True:
             try:
-                self._core.submit(problem_id, source, backend, request_id, session_id, deliver)
+                self._core.submit(problem_id, source, backend, request_id, session_id, deliver, reply)
                 break
             except QueueFullError:
                 await asyncio.sleep(_QUEUE_FULL_RETRY_S)
@@ -183,7 +187,8 @@ class Evaluator:
     def _submit_waiting(self, r: Request):
         while True:
             try:
-                return self._core.submit(r.problem_id, r.source, r.backend, r.request_id, r.session_id)
+                return self._core.submit(r.problem_id, r.source, r.backend, r.request_id, r.session_id,
+                                         None, r.reply)
             except QueueFullError:
                 time.sleep(_QUEUE_FULL_RETRY_S)
 
