@@ -38,7 +38,9 @@ int main(int argc, char** argv) {
   CLI::App app{"kbench: trustworthy correctness and speed evaluation of GPU kernels "
                "(Triton, CUDA, PyTorch) against PyTorch eager and TorchInductor.",
                "kbench"};
-  app.set_version_flag("--version", kbench::kVersion);
+  // `kbench 0.1.0 (commit 1a2b3c4)`: the same version as the package, and the build's commit.
+  static const std::string version = fmt::format("kbench {} (commit {})", kbench::kVersion, kbench::build_git_commit());
+  app.set_version_flag("--version", version);
   app.require_subcommand(1);
   app.footer(kbench::cli::kExitCodesFooter);
   kbench::cli::add_run_command(app);
