@@ -29,7 +29,9 @@ const std::vector<std::string>& evaluation_backends();
 // Where one evaluation's time went, in seconds. queue_wait: submit -> its worker starting;
 // worker_wall: the worker process (start to delivered frame, as the controller saw it);
 // gpu_lock_wait: inside the worker, waiting for the per-GPU lock (CUDA only, else 0); phases:
-// the worker's own phase times when it reports them (protocol.phases_s), else {}.
+// the worker's own timeline (diagnostics.worker_timeline): python_start, prestart_hold, then
+// problem_setup, reference, pre_import_checks, extension_builds, candidate_import, correctness,
+// timing, post_timing_recheck, report (those it reached); {} when the worker reported none.
 struct TimeSplit {
   double queue_wait_s = 0;
   double worker_wall_s = 0;

@@ -46,6 +46,20 @@ double number_or_zero(const nlohmann::json& object, const char* key) {
   return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
+// The worker's own timeline (diagnostics.worker_timeline): Python and torch start-up, the hold
+// of a pre-started worker, then each evaluation phase (worker/phase_clock.hpp).
+nlohmann::json worker_phases(const nlohmann::json& diagnostics) {
+  nlohmann::json phases = nlohmann::json::object();
+  const auto timeline = diagnostics.find("worker_timeline");
+  if (timeline == diagnostics.end() || !timeline->is_object()) return phases;
+  if (const double startup = number_or_zero(*timeline, "startup_s"); startup > 0) phases["python_start"] = startup;
+  if (const double held = number_or_zero(*timeline, "held_s"); held > 0) phases["prestart_hold"] = held;
+  if (const auto inner = timeline->find("phases_s"); inner != timeline->end() && inner->is_object())
+    for (const auto& [name, value] : inner->items())
+      if (value.is_number()) phases[name] = value;
+  return phases;
+}
+
 void add_phases(nlohmann::json& sums, const nlohmann::json& phases) {
   if (!phases.is_object()) return;
   for (const auto& [name, value] : phases.items())
@@ -172,8 +186,7 @@ struct Evaluator::State {
     time.queue_wait_s = entry->has_started ? seconds_between(entry->submitted, entry->started) : 0.0;
     time.worker_wall_s = result.wall_s;
     time.gpu_lock_wait_s = number_or_zero(result.protocol, "gpu_lock_wait_s");
-    if (const auto phases = result.protocol.find("phases_s"); phases != result.protocol.end() && phases->is_object())
-      time.phases_s = *phases;
+    time.phases_s = worker_phases(result.diagnostics);
     time.total_s = seconds_between(entry->submitted, now);
     evaluation.feedback = turn_feedback(result).text;
     std::vector<Listener> listeners;

@@ -7,6 +7,7 @@
 #include "worker/extension_builds.hpp"
 #include "worker/gpu_lock.hpp"
 #include "integrity/kernel_share.hpp"
+#include "worker/phase_clock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
@@ -43,14 +44,22 @@ JobResult CandidateUnit::run() {
     // GPU lock (gpu_lock.hpp): shared from the first device work on, exclusive while timing,
     // released around the candidate's import so it overlaps another worker's timing.
     auto& gpu = GpuLock::instance();
+    auto& phase = PhaseClock::instance();
     gpu.hold(GpuLock::Mode::shared);
-    if (!handles_.session) rebuild_handles();
+    if (!handles_.session) {
+      phase.enter("reference_rebuild");
+      rebuild_handles();
+    }
+    phase.enter("pre_import_checks");
     integrity_.before_import(work_.trials);
     gpu.hold(GpuLock::Mode::none);
     // Extension builds before any candidate code runs (docs/extensions.md), lock released.
+    phase.enter("extension_builds");
     prepare_extension_builds(job_);
+    phase.enter("candidate_import");
     load_candidate();
     integrity_.after_import(context_.problem_code_file);
+    phase.enter("correctness");
     gpu.hold(GpuLock::Mode::shared);
     for (const auto& trial : work_.trials) check_candidate(trial);
     integrity_.after_checks();
@@ -63,7 +72,9 @@ JobResult CandidateUnit::run() {
                                          {"atol", context_.tolerance.atol},
                                          {"rtol", context_.tolerance.rtol}};
     if (!work_.trial_notes.empty()) result.diagnostics["correctness"]["notes"] = work_.trial_notes;
+    phase.enter("timing");
     measure_with_candidate(result);
+    phase.enter("post_timing_recheck");
     recheck_after_timing();
     result.status = Status::ok;
   } catch (const Verdict& verdict) {
@@ -76,6 +87,7 @@ JobResult CandidateUnit::run() {
     integrity_.add_cost(handles_.audit->seconds());
     if (integrity_.enabled("timed_call_check")) integrity_.note("timed_call_check", handles_.audit->summary());
   }
+  PhaseClock::instance().enter("report");
   if (!baseline_notes_.empty()) result.diagnostics["baselines"] = baseline_notes_;
   if (GpuLock::instance().enabled()) result.protocol["gpu_lock_wait_s"] = GpuLock::instance().wait_s();
   integrity_.report(result.diagnostics);

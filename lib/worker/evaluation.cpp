@@ -11,6 +11,7 @@
 #include "measure/gpu_monitor.hpp"
 #include "worker/candidate_unit.hpp"
 #include "worker/gpu_lock.hpp"
+#include "worker/phase_clock.hpp"
 #include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
 #include "worker/python_runtime.hpp"
@@ -49,12 +50,14 @@ std::string cpu_model_name() {
 JobResult evaluate_job(const Job& job) {
   std::optional<ProblemContext> context;
   try {
+    PhaseClock::instance().enter("problem_setup");
     context.emplace(job);
   } catch (const Verdict& verdict) {
     return context_failure(job, verdict);
   }
   // GPU lock (gpu_lock.hpp): shared from the first device work on (the units take it further).
   GpuLock::instance().hold(GpuLock::Mode::shared);
+  PhaseClock::instance().enter("reference");  // trials, expected outputs, baselines (Inductor compile)
   ReferenceUnit reference(*context);
   ReferenceWork work = reference.run();
   return CandidateUnit(*context, work, reference.take_handles()).run();
@@ -74,6 +77,7 @@ EncodedReferenceWork run_reference_unit(const Job& job) {
 }
 
 JobResult evaluate_against_reference(const Job& job, const std::string& encoded_work, Commitment* commitment) {
+  PhaseClock::instance().enter("problem_setup");
   ReferenceWork work = decode_reference_work(encoded_work);
   std::optional<ProblemContext> context;
   try {

@@ -19,6 +19,7 @@
 #include "worker/reference_work.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/extension_builds.hpp"
+#include "worker/phase_clock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/problem_validation.hpp"
 #include "worker/python_runtime.hpp"
@@ -170,9 +171,11 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   }
   auto& diagnostics = message["diagnostics"];
   if (auto builds = extension_build_report(); !builds.is_null()) diagnostics["extension_build"] = builds;
+  PhaseClock::instance().finish();
   diagnostics["worker_timeline"] = {{"startup_s", startup_s},
                                     {"held_s", held_s},
-                                    {"evaluate_s", seconds_since(evaluation_started)}};
+                                    {"evaluate_s", seconds_since(evaluation_started)},
+                                    {"phases_s", PhaseClock::instance().json()}};
   deliver(message);
 }
 

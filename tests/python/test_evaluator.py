@@ -24,6 +24,8 @@ def test_evaluate_returns_a_timed_correct_result(evaluator, ok_source):
     for key in ("queue_wait_s", "worker_wall_s", "gpu_lock_wait_s", "total_s", "phases_s"):
         assert key in r.time
     assert r.time["worker_wall_s"] > 0 and r.time["total_s"] >= r.time["worker_wall_s"]
+    for phase in ("python_start", "reference", "candidate_import", "correctness", "timing"):
+        assert r.time["phases_s"][phase] >= 0
     assert 0 < r.reward < 1  # seed_paper: sigmoid
     # to_dict() is the core's JSON: its result entry is the results file's form.
     d = json.loads(r.json())

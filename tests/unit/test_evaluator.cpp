@@ -101,6 +101,20 @@ TEST_CASE("the evaluator returns a result for every candidate, honest or hostile
   CHECK(ids.size() == cases.size());  // every request its own id
   const auto correct = handles[0].get();
   CHECK(correct.result.speedups.count("eager") == 1);
+  // The worker's own timeline, phase by phase, within its wall time.
+  double phases = 0;
+  for (const char* phase : {"python_start", "problem_setup", "reference", "candidate_import", "correctness", "timing"}) {
+    INFO(phase);
+    REQUIRE(correct.time.phases_s.contains(phase));
+    CHECK(correct.time.phases_s[phase].get<double>() >= 0);
+  }
+  for (const auto& [name, seconds] : correct.time.phases_s.items()) phases += seconds.get<double>();
+  CHECK(phases <= correct.time.worker_wall_s + 0.01);
+  CHECK(phases > 0.5 * correct.time.worker_wall_s);  // most of the worker's time is accounted for
+  // A candidate that fails at import stops there: no timing phase.
+  const auto syntax = handles[4].get();
+  CHECK(syntax.time.phases_s.contains("candidate_import"));
+  CHECK_FALSE(syntax.time.phases_s.contains("timing"));
   CHECK(correct.feedback.find("correct") != std::string::npos);
   evaluator.drain();  // listeners have been called once the session is done
   CHECK(heard == int(cases.size()));
