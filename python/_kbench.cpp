@@ -109,7 +109,7 @@ PYBIND11_MODULE(_kbench, m) {
            py::arg("suite"), py::arg("device") = "auto", py::arg("checks") = py::none(),
            py::arg("workers") = py::none(), py::arg("workers_per_gpu") = py::none(),
            py::arg("prestart") = py::none(), py::arg("timeout_s") = py::none(), py::arg("work_dir") = py::none(),
-           py::arg("max_queued") = 256, py::arg("keep_finished") = 10000, py::arg("log") = py::none())
+           py::arg("max_queued") = 256, py::arg("keep_finished") = 4096, py::arg("log") = py::none())
       .def(
           "submit",
           [](Evaluator& self, const std::string& problem_id, const std::string& source, const std::string& backend,

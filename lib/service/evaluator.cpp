@@ -109,7 +109,6 @@ struct Evaluator::State {
     bool has_started = false;
     std::promise<Evaluation> promise;
     Handle future;
-    std::optional<Evaluation> evaluation;
     std::vector<Listener> listeners;
   };
 
@@ -189,21 +188,26 @@ struct Evaluator::State {
     time.phases_s = worker_phases(result.diagnostics);
     time.total_s = seconds_between(entry->submitted, now);
     evaluation.feedback = turn_feedback(result).text;
+    // Kept once, in the handle's shared state, made ready under the lock together with
+    // `finished` and the counts: whoever sees the handle ready sees the lookup and stats agree.
+    const Evaluation* finished = nullptr;
     std::vector<Listener> listeners;
     {
       std::lock_guard lock(mutex);
+      entry->promise.set_value(std::move(evaluation));
+      finished = &entry->future.get();
+      const Evaluation& done = *finished;
       if (entry->has_started) --stats.running;
       else if (queued) --stats.queued;
       ++stats.finished;
       ++stats.by_status[to_string(result.status)];
       auto& sums = stats.time_sums;
-      sums.queue_wait_s += time.queue_wait_s;
-      sums.worker_wall_s += time.worker_wall_s;
-      sums.gpu_lock_wait_s += time.gpu_lock_wait_s;
-      sums.total_s += time.total_s;
-      add_phases(sums.phases_s, time.phases_s);
+      sums.queue_wait_s += done.time.queue_wait_s;
+      sums.worker_wall_s += done.time.worker_wall_s;
+      sums.gpu_lock_wait_s += done.time.gpu_lock_wait_s;
+      sums.total_s += done.time.total_s;
+      add_phases(sums.phases_s, done.time.phases_s);
       entry->state = RequestState::finished;
-      entry->evaluation = evaluation;
       listeners.swap(entry->listeners);
       finished_order.push_back(entry->request_id);
       while (finished_order.size() > config.keep_finished) {
@@ -212,8 +216,7 @@ struct Evaluator::State {
         finished_order.pop_front();
       }
     }
-    entry->promise.set_value(evaluation);
-    for (const auto& listener : listeners) listener(evaluation);
+    for (const auto& listener : listeners) listener(*finished);
   }
 
   // Requests that will never run (the session failed or was interrupted): their handles fail.
@@ -331,10 +334,10 @@ Evaluator::Handle Evaluator::submit(EvaluationRequest request, Listener on_done)
                                  fmt::format("request_id '{}' was already used for another candidate or problem",
                                              request_id));
         if (on_done) {
-          if (entry->evaluation) {
-            const Evaluation done = *entry->evaluation;
+          if (entry->state == RequestState::finished) {
+            const auto handle = entry->future;
             lock.unlock();
-            on_done(done);
+            on_done(handle.get());
           } else {
             entry->listeners.push_back(std::move(on_done));
           }
@@ -401,7 +404,9 @@ std::optional<RequestStatus> Evaluator::lookup(const std::string& request_id) co
   const auto it = s.by_id.find(request_id);
   if (it == s.by_id.end()) return std::nullopt;
   const auto& entry = *it->second;
-  return RequestStatus{entry.request_id, entry.problem_id, entry.session_id, entry.state, entry.evaluation};
+  RequestStatus status{entry.request_id, entry.problem_id, entry.session_id, entry.state, std::nullopt};
+  if (entry.state == RequestState::finished) status.evaluation = entry.future.get();  // set before `finished`
+  return status;
 }
 
 EvaluatorStats Evaluator::stats() const {

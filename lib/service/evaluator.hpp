@@ -41,7 +41,9 @@ struct EvaluatorConfig {
   std::optional<double> timeout_s;           // overrides every problem's timeout_s
   std::optional<std::filesystem::path> work_dir;  // default: a temporary folder, removed by drain()
   std::size_t max_queued = 256;              // waiting requests before submit refuses
-  std::size_t keep_finished = 10000;         // finished evaluations kept for lookup by id
+  // Finished evaluations kept for lookup by id (each holds its result with raw samples, some
+  // kB to tens of kB): the service's memory is bounded by this, not by how long it runs.
+  std::size_t keep_finished = 4096;
   std::function<void(const std::string&)> log;  // one line per event; may be empty
 };
 

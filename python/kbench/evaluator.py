@@ -79,7 +79,7 @@ class Evaluator:
                  workers: Optional[int] = None, *, reward: rewards.RewardSpec = "seed_paper",
                  workers_per_gpu: Optional[int] = None, prestart: Optional[bool] = None,
                  timeout_s: Optional[float] = None, work_dir: Optional[Union[str, os.PathLike]] = None,
-                 max_queued: int = 256, keep_finished: int = 10000, log=None,
+                 max_queued: int = 256, keep_finished: int = 4096, log=None,
                  kbench_binary: Optional[str] = None):
         self._reward = rewards.resolve(reward)
         _kbench.set_worker_executable(_kbench_binary(kbench_binary))

@@ -3,9 +3,7 @@
 // request ids, the refusals (unknown problem, bad field, conflict, queue full, draining), lookup,
 // listeners, the time split and drain. About 20 worker runs, ~60 s on 2 cores.
 #include <atomic>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "catch.hpp"
@@ -20,12 +18,7 @@ using namespace kbench;
 
 namespace {
 
-std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_text;
 
 std::string candidate(const std::string& name) { return read_text(test::kDataDir / "candidates" / name); }
 std::string hostile(const std::string& name) { return read_text(test::kSourceDir / "tests/hostile" / name); }
