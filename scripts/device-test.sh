@@ -3,7 +3,8 @@
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
 # KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench;
-# also falsepos, buildcache, cudalaunch, honest, and throughput for a machine with several GPUs); the build always
+# also falsepos, buildcache, cudalaunch, honest, python (the `kbench` module over the smoke suite), and
+# throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
@@ -286,6 +287,19 @@ if want bench; then
         || tail -5 "$OUTDIR/ncu-$suite.err"
     done
   fi
+fi
+
+if want python; then
+step "the kbench Python module on cuda: the smoke suite's candidates in one evaluate_batch (benchmarks/python_module; issue #14)"
+# Built with the default targets, or KBENCH_DEVICE_TARGETS="kbench _kbench".
+if compgen -G "$BUILD/python/kbench/_kbench*.so" >/dev/null; then
+  PYTHONPATH="$BUILD/python" "$PYTHON" "$ROOT/benchmarks/python_module/evaluate_suite.py" \
+    "$ROOT/configs/suites/smoke.yaml" cuda "$ROOT/benchmarks/solutions/smoke/{id}_*.py" \
+    --json "$OUTDIR/python-smoke.json" 2>&1 | tee "$OUTDIR/python-smoke.txt" || status=1
+else
+  echo "the Python module was not built:"; grep "Python module" "$OUTDIR/configure.log"
+  status=1
+fi
 fi
 
 step "summary"
