@@ -41,6 +41,16 @@ struct PyHandle {
   }
 };
 
+// An Evaluator dropped without close() drains in its destructor, which waits for the session's
+// thread; that thread takes the GIL for callbacks and log lines, so the GIL is released first.
+struct DeleteWithoutGil {
+  void operator()(Evaluator* evaluator) const {
+    py::gil_scoped_release release;
+    delete evaluator;
+  }
+};
+using EvaluatorHolder = std::unique_ptr<Evaluator, DeleteWithoutGil>;
+
 // Python exception types, one per refusal reason, created in PYBIND11_MODULE and kept for the
 // process's life (never released: that would run after the interpreter is gone).
 PyObject* refusal_types[5] = {};
@@ -75,7 +85,7 @@ PYBIND11_MODULE(_kbench, m) {
       .def("done", &PyHandle::done)
       .def("json", &PyHandle::json);
 
-  py::class_<Evaluator>(m, "Evaluator")
+  py::class_<Evaluator, EvaluatorHolder>(m, "Evaluator")
       .def(py::init([](const std::string& suite, const std::string& device, std::optional<std::string> checks,
                        std::optional<int> workers, std::optional<int> workers_per_gpu,
                        std::optional<std::string> prestart, std::optional<double> timeout_s,
@@ -104,7 +114,7 @@ PYBIND11_MODULE(_kbench, m) {
                };
              }
              py::gil_scoped_release release;  // the probe starts a worker and waits for it
-             return std::make_unique<Evaluator>(std::move(config));
+             return EvaluatorHolder(new Evaluator(std::move(config)));
            }),
            py::arg("suite"), py::arg("device") = "auto", py::arg("checks") = py::none(),
            py::arg("workers") = py::none(), py::arg("workers_per_gpu") = py::none(),

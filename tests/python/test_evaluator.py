@@ -146,3 +146,14 @@ def test_a_closed_evaluator_refuses(tmp_path, ok_source):
     with pytest.raises(kbench.DrainingError):
         ev.evaluate("add_one_a", ok_source)
     ev.close()  # idempotent
+
+
+def test_an_evaluator_dropped_while_busy_drains_without_deadlock(tmp_path, ok_source):
+    lines = []
+    ev = kbench.Evaluator(DATA / "suites" / "quick.yaml", devices="cpu", work_dir=tmp_path / "w", log=lines.append)
+    ev._core.submit("add_one_a", ok_source + "\n# dropped", "auto", None, None, lambda text: lines.append(text))
+    del ev  # the destructor drains: the job finishes, its log line and callback take the GIL
+    import gc
+    gc.collect()
+    assert any("evaluator drained" in line for line in lines)
+    assert any('"status": "ok"' in line or '"status":"ok"' in line for line in lines)
