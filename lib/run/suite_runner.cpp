@@ -271,6 +271,7 @@ RunReport run_suite(const SuiteRunOptions& options) {
   setup.work_dir = work_dir;
   setup.jobs = options.jobs;
   setup.workers_per_gpu = options.workers_per_gpu.value_or(2);
+  setup.device_memory_gb = options.device_memory_gb;
   setup.prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
   setup.environment = probed;
   setup.journal_file = journal_file;
