@@ -25,6 +25,8 @@ void add_worker_command(CLI::App& app) {
   worker->add_option("--device", args->device, "Device for --probe");
   worker->add_flag("--validate", args->validate, "Check the --job's problem (kbench validate)");
   worker->add_flag("--no-inductor", args->no_inductor, "With --validate: skip the Inductor check");
+  worker->add_option("--native-reference-out", args->placement.native_reference_out,
+                     "If the candidate may run native code, run only the reference unit; write its work here");
   worker->add_option("--reference-out", args->placement.reference_out,
                      "Run only the reference unit; write its work here");
   worker->add_option("--reference-in", args->placement.reference_in,

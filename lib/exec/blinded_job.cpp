@@ -52,37 +52,32 @@ WorkerOutcome run(WorkerLaunch launch) {
 
 }  // namespace
 
-bool blinded_isolation_enabled() {
+bool native_isolation_enabled() {
   const char* value = std::getenv("KBENCH_NATIVE_ISOLATION");
-  return value && std::string(value) == "blinded";
+  return !(value && std::string(value) == "off");
 }
 
-bool may_run_native_code(const std::filesystem::path& candidate_file) {
-  const std::string source = read_all(candidate_file);
-  for (const char* marker : {"load_inline", "cpp_extension", "ctypes", "cffi", "load_library", "/proc/self/mem"})
-    if (source.find(marker) != std::string::npos) return true;
-  return false;
+void allow_native_placement(WorkerLaunch& first, const std::filesystem::path& job_dir) {
+  first.args.insert(first.args.end(), {"--native-reference-out", (job_dir / "reference.work").string()});
 }
 
-JobResult run_blinded_job(const Job& job, const std::filesystem::path& job_dir,
-                          const std::function<WorkerLaunch(const std::filesystem::path&)>& launch_in,
-                          WorkerOutcome& candidate_outcome) {
-  // 1. The reference worker: the full and the blinded work, their digests in its frame.
-  const auto reference_dir = job_dir / "reference";
-  WorkerLaunch reference = launch_in(reference_dir);
-  reference.args.insert(reference.args.end(), {"--reference-out", (reference_dir / "work").string()});
-  const WorkerOutcome referenced = run(reference);
+std::optional<JobResult> finish_placed_apart(
+    const Job& job, const std::filesystem::path& job_dir, const WorkerOutcome& referenced,
+    const std::function<WorkerLaunch(const std::filesystem::path&)>& launch_in, WorkerOutcome& candidate_outcome) {
+  // 1. The reference worker (the job's first): the full and the blinded work, their digests in
+  // its frame. A first worker that failed before deciding is the job's only one.
   const auto announced = message_of(referenced);
-  if (!announced || !announced->contains("reference_work")) return trusted_failure(job, "reference", referenced);
-  const std::string full = read_all(reference_dir / "work");
+  if (!announced || !announced->contains("reference_work")) return std::nullopt;
+  const auto work_file = job_dir / "reference.work";
+  const std::string full = read_all(work_file);
   const std::string full_sha = (*announced)["reference_work"].value("sha256", "");
   const std::string blinded_sha = (*announced)["blinded_work"].value("sha256", "");
   if (to_hex(sha256(full)) != full_sha)
-    throw std::runtime_error("the reference work changed after its worker ended: " + (reference_dir / "work").string());
+    throw std::runtime_error("the reference work changed after its worker ended: " + work_file.string());
   // Candidate code may read any file: the expected values leave the disk before it runs.
-  std::filesystem::remove(reference_dir / "work");
+  std::filesystem::remove(work_file);
   const auto blinded_file = job_dir / "reference.blinded";
-  std::filesystem::rename(reference_dir / "work.blinded", blinded_file);
+  std::filesystem::rename(job_dir / "reference.work.blinded", blinded_file);
 
   // 2. The candidate worker against the blinded work; its outputs committed.
   WorkerLaunch candidate = launch_in(job_dir);
@@ -92,7 +87,10 @@ JobResult run_blinded_job(const Job& job, const std::filesystem::path& job_dir,
   candidate_outcome = run(candidate);
   JobResult provisional = interpret_outcome(job, candidate_outcome);
   const auto committed = message_of(candidate_outcome);
-  nlohmann::json isolation = {{"mode", "blinded"}, {"reference_worker_s", referenced.wall_s}};
+  nlohmann::json isolation = {{"mode", "blinded"},
+                              {"native_code", announced->value("placement", nlohmann::json::object()).value("native_code", "")},
+                              {"reference_worker_s", referenced.wall_s},
+                              {"candidate_worker_s", candidate_outcome.wall_s}};
   if (provisional.status != Status::ok || !committed || !committed->contains("commitment")) {
     provisional.diagnostics["isolation"] = isolation;
     return provisional;  // its own failure stands; a forged one only costs it

@@ -37,6 +37,8 @@ const std::vector<IntegrityCheck>& integrity_checks() {
       {"background_thread", L::standard, "no Python thread started by the candidate still runs"},
       {"monkeypatch", L::standard, "torch, time, builtins... functions unchanged by the candidate"},
       {"side_stream", L::standard, "no timed call leaves work running off the timed stream (CUDA)"},
+      {"native_isolation", L::standard,
+       "a candidate that may run native code runs apart from the expected values (commit, then reveal)"},
       {"reference_called", L::strict, "no code of the problem file runs inside a candidate call"},
       {"profile_hook_removed", L::strict, "the call tracer stays installed during checked calls"},
       {"no_custom_kernel", L::strict, "a custom kernel is reachable from ModelNew.forward"},

@@ -44,7 +44,12 @@ JobResult CandidateUnit::run() {
     // released around the candidate's import so it overlaps another worker's timing.
     auto& gpu = GpuLock::instance();
     gpu.hold(GpuLock::Mode::shared);
-    if (!handles_.session) rebuild_handles();
+    if (!handles_.session) {
+      rebuild_handles();
+      // Deferred baselines were timed just now: a failing candidate still gets their times.
+      result.timings = work_.pre_import.timings;
+      result.protocol = work_.pre_import.protocol;
+    }
     integrity_.before_import(work_.trials);
     gpu.hold(GpuLock::Mode::none);
     // Extension builds before any candidate code runs (docs/extensions.md), lock released.
@@ -99,6 +104,9 @@ void CandidateUnit::rebuild_handles() {
   if (work_.recheck) context_.rebuild(*work_.recheck, &trials.front());
   handles_.baselines = build_baselines(context_, trials.front(), work_.baselines, work_.blinded, baseline_notes_);
   prepare_timing(context_, work_, integrity_, handles_);
+  // Deferred by the reference unit: timed here, before the import, as it would have (one build
+  // of the baselines per job).
+  if (work_.baselines_deferred) measure_pre_import(context_, handles_.baselines, *handles_.session, work_);
 }
 
 void CandidateUnit::load_candidate() {

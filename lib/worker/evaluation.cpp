@@ -60,12 +60,12 @@ JobResult evaluate_job(const Job& job) {
   return CandidateUnit(*context, work, reference.take_handles()).run();
 }
 
-EncodedReferenceWork run_reference_unit(const Job& job) {
+EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines) {
   ReferenceWork work;
   try {
     ProblemContext context(job);
     GpuLock::instance().hold(GpuLock::Mode::shared);
-    work = ReferenceUnit(context).run();
+    work = ReferenceUnit(context).run(defer_baselines);
     if (!work.failure) add_input_digests(work);
   } catch (const Verdict& verdict) {
     work.failure = verdict;

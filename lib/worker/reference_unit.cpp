@@ -31,16 +31,18 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
         context.torch.attr("compile")(trial.model, py::arg("mode") = context.job.settings.inductor_mode);
     FlatOutputs out = flatten_outputs(compiled(*TrialBuilder::fresh_copies(trial.inputs)));
     // Inductor may legitimately round differently; it is a baseline, so note, don't fail. With
-    // blinded work there is nothing to compare with: the reference unit has noted it already.
-    if (!blinded) {
-      const auto cmp = compare_outputs(trial.expected, out.tensors, context.tolerance);
-      if (!cmp.ok) notes["inductor"]["warning"] = "differs from eager: " + cmp.reason;
-    }
+    // blinded work (no candidate code here yet) eager is run again to compare with.
+    FlatOutputs eager;
+    if (blinded) eager = flatten_outputs(trial.model(*TrialBuilder::fresh_copies(trial.inputs)));
+    const auto cmp = compare_outputs(blinded ? eager.tensors : trial.expected, out.tensors, context.tolerance);
+    if (!cmp.ok) notes["inductor"]["warning"] = "differs from eager: " + cmp.reason;
     // Correct outputs of the first trial's inputs: nothing the candidate may find later.
     std::vector<at::Tensor> keep;
     for (const char* what : {"parameters", "buffers"})
       for (auto t : trial.model.attr(what)()) keep.push_back(to_tensor(t));
-    for (const auto& t : out.tensors) {
+    std::vector<at::Tensor> correct = out.tensors;
+    correct.insert(correct.end(), eager.tensors.begin(), eager.tensors.end());
+    for (const auto& t : correct) {
       bool shared = false;
       for (const auto& k : keep) shared = shared || same_storage(t, k);
       if (!shared) poison(t);
@@ -58,11 +60,17 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
 
 ReferenceUnit::ReferenceUnit(const ProblemContext& context) : context_(context), integrity_(context.job) {}
 
-ReferenceWork ReferenceUnit::run() {
+ReferenceWork ReferenceUnit::run(bool defer_baselines) {
   ReferenceWork work;
   try {
     build_trials(work);
-    measure_baselines(work);
+    if (defer_baselines) {
+      build_timing_sets(work);
+      work.baselines = context_.job.settings.baselines;
+      work.baselines_deferred = true;
+    } else {
+      measure_baselines(work);
+    }
   } catch (const Verdict& verdict) {
     work.failure = verdict;
   }
@@ -184,14 +192,19 @@ void ReferenceUnit::measure_baselines(ReferenceWork& work) {
   for (const auto& [name, callable] : handles_.baselines) work.baselines.push_back(name);
   build_timing_sets(work);
   prepare_timing(context_, work, integrity_, handles_);
-  if (handles_.baselines.empty() || context_.timing.mode == TimingMode::kernelbench) return;
-  ResolvedTiming quick = context_.timing;
-  quick.max_time_s = std::min(2.0, context_.timing.max_time_s / 4);
-  quick.target_ci = std::max(context_.timing.target_ci, 0.01);
+  measure_pre_import(context_, handles_.baselines, *handles_.session, work);
+}
+
+void measure_pre_import(const ProblemContext& context, const std::vector<NamedCallable>& baselines,
+                        TimingSession& session, ReferenceWork& work) {
+  if (baselines.empty() || context.timing.mode == TimingMode::kernelbench) return;
+  ResolvedTiming quick = context.timing;
+  quick.max_time_s = std::min(2.0, context.timing.max_time_s / 4);
+  quick.target_ci = std::max(context.timing.target_ci, 0.01);
   try {
-    const ProtocolRun run = handles_.session->measure(handles_.baselines, quick);
-    work.pre_import.job = context_.job;
-    handles_.session->store(run, quick, work.pre_import);
+    const ProtocolRun run = session.measure(baselines, quick);
+    work.pre_import.job = context.job;
+    session.store(run, quick, work.pre_import);
     for (const auto& [name, record] : run.variants)
       if (!record.samples_ms.empty()) work.pre_import_median_ms[name] = summarize(record.samples_ms).median;
   } catch (const VariantError& e) {

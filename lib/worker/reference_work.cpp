@@ -75,6 +75,7 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   }
   if (work.recheck) header["recheck"] = put_trial(*work.recheck, blob, blinded);
   header["baselines"] = work.baselines;
+  header["baselines_deferred"] = work.baselines_deferred;
   header["trial_notes"] = work.trial_notes;
   header["flags"] = work.flags;
   header["integrity_cost_s"] = work.integrity_cost_s;
@@ -101,6 +102,7 @@ ReferenceWork decode_reference_work(const std::string& bytes) {
     for (const auto& t : header.at("timing_sets")) work.timing_sets.push_back(get_trial(t, bytes, base));
     if (header.contains("recheck")) work.recheck = get_trial(header["recheck"], bytes, base);
     work.baselines = header.at("baselines").get<std::vector<std::string>>();
+    work.baselines_deferred = header.at("baselines_deferred").get<bool>();
     work.trial_notes = header.at("trial_notes").get<std::vector<std::string>>();
     work.flags = header.at("flags").get<std::vector<std::string>>();
     work.integrity_cost_s = header.at("integrity_cost_s").get<double>();

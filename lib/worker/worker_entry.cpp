@@ -12,7 +12,10 @@
 #include <stdexcept>
 
 #include "core/hmac_sha256.hpp"
+#include "core/error.hpp"
 #include "exec/result_channel.hpp"
+#include "integrity/integrity_monitor.hpp"
+#include "integrity/static_analysis.hpp"
 #include "model/codec.hpp"
 #include "worker/evaluation.hpp"
 #include "worker/judge.hpp"
@@ -113,10 +116,22 @@ nlohmann::json write_document(const std::filesystem::path& out, const std::strin
   return {{"bytes", bytes.size()}, {"sha256", to_hex(sha256(bytes))}};
 }
 
-nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out) {
-  const EncodedReferenceWork work = run_reference_unit(job);
+nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out, bool defer_baselines = false) {
+  const EncodedReferenceWork work = run_reference_unit(job, defer_baselines);
   return {{"reference_work", write_document(out, work.full)},
           {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
+}
+
+// Why this job's candidate must not share a process with its expected values, or "". Runs
+// before any candidate code; an analysis that fails counts as native (fail closed).
+std::string native_code_of(const Job& job) {
+  try {
+    return native_code_reason(analyze_candidate_source(job.candidate_file));
+  } catch (const InputError&) {
+    return "";  // unreadable: the import reports it, and nothing of the candidate runs
+  } catch (const std::exception& e) {
+    return std::string("the static analysis failed: ") + e.what();
+  }
 }
 
 nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement& placement) {
@@ -160,6 +175,13 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   try {
     if (!startup_error.empty()) throw std::runtime_error(startup_error);
     if (!placement.reference_out.empty()) deliver(write_reference_work(job, placement.reference_out));
+    if (!placement.native_reference_out.empty() && placement.reference_in.empty() &&
+        IntegrityMonitor::enabled_for(job, "native_isolation"))
+      if (const std::string native = native_code_of(job); !native.empty()) {
+        nlohmann::json reference = write_reference_work(job, placement.native_reference_out, /*defer_baselines=*/true);
+        reference["placement"] = {{"native_code", native}};
+        deliver(reference);
+      }
     message = placement.reference_in.empty() ? worker_message(evaluate_job(job))
                                              : evaluate_with_reference_file(job, placement);
   } catch (const std::exception& e) {
