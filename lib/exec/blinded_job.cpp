@@ -9,6 +9,8 @@
 #include "core/hmac_sha256.hpp"
 #include "exec/controller.hpp"
 #include "exec/result_channel.hpp"
+#include "exec/timing_witness.hpp"
+#include "worker/verdict.hpp"  // header-only: the rejection's one form
 
 namespace kbench {
 namespace {
@@ -42,6 +44,13 @@ JobResult trusted_failure(const Job& job, const char* which, const WorkerOutcome
   failed.status = Status::problem_error;
   failed.message = fmt::format("the {} worker failed: {}", which, failed.message);
   return failed;
+}
+
+JobResult with_verdict(JobResult result, const Verdict& verdict) {
+  result.status = verdict.status;
+  result.message = verdict.message;
+  result.diagnostics.update(verdict.diagnostics);
+  return result;
 }
 
 WorkerOutcome run(WorkerLaunch launch) {
@@ -79,11 +88,16 @@ std::optional<JobResult> finish_placed_apart(
   const auto blinded_file = job_dir / "reference.blinded";
   std::filesystem::rename(job_dir / "reference.work.blinded", blinded_file);
 
-  // 2. The candidate worker against the blinded work; its outputs committed.
+  // 2. The candidate worker against the blinded work; its outputs committed. The witness seeds
+  // (timing_witness.hpp) go to it only when it asks, after its timing.
   WorkerLaunch candidate = launch_in(job_dir);
   const auto commitment_file = job_dir / "commitment";
   candidate.args.insert(candidate.args.end(), {"--reference-in", blinded_file.string(), "--reference-sha256",
                                                blinded_sha, "--commit-out", commitment_file.string()});
+  const nlohmann::json witness = announced->value("witness", nlohmann::json());
+  if (witness.is_object())
+    for (const auto& seed : witness.at("seeds"))
+      candidate.witness_seeds += (candidate.witness_seeds.empty() ? "" : " ") + std::to_string(seed.get<long long>());
   candidate_outcome = run(candidate);
   JobResult provisional = interpret_outcome(job, candidate_outcome);
   const auto committed = message_of(candidate_outcome);
@@ -91,9 +105,18 @@ std::optional<JobResult> finish_placed_apart(
                               {"native_code", announced->value("placement", nlohmann::json::object()).value("native_code", "")},
                               {"reference_worker_s", referenced.wall_s},
                               {"candidate_worker_s", candidate_outcome.wall_s}};
+  if (candidate_outcome.witness)
+    isolation["witness"] = {{"calls", witness.at("seeds").size()},
+                            {"wall_s", candidate_outcome.witness->wall_s},
+                            {"overhead_s", witness.at("overhead_s")}};
   if (provisional.status != Status::ok || !committed || !committed->contains("commitment")) {
     provisional.diagnostics["isolation"] = isolation;
     return provisional;  // its own failure stands; a forged one only costs it
+  }
+  if (witness.is_object() && !candidate_outcome.witness) {
+    provisional.diagnostics["isolation"] = isolation;
+    return with_verdict(std::move(provisional),
+                        rejection("timing_witness", "the candidate worker never closed the timing witness's window"));
   }
 
   // 3. The judge, after the candidate's process tree is gone: the full work back on disk.
@@ -106,12 +129,19 @@ std::optional<JobResult> finish_placed_apart(
                      "--commit-in", commitment_file.string(), "--commit-sha256",
                      (*committed)["commitment"].value("sha256", ""), "--provisional",
                      (judge_dir / "provisional.json").string()});
+  if (candidate_outcome.witness) judge.args.insert(judge.args.end(), {"--witness-sha256", candidate_outcome.witness->digest});
   const WorkerOutcome judged = run(judge);
   std::filesystem::remove(judge_dir / "work");
   if (!message_of(judged)) return trusted_failure(job, "judge", judged);
   JobResult result = interpret_outcome(job, judged);
   isolation["judge_worker_s"] = judged.wall_s;
   result.diagnostics["isolation"] = isolation;
+  // Correct, and computed inside the window: the claimed samples must allow the window.
+  const auto timed = result.timings.find("candidate");
+  if (result.status == Status::ok && candidate_outcome.witness && timed != result.timings.end())
+    if (auto refused = witness_refusal(timed->second.samples_ms, int(witness.at("seeds").size()),
+                                       candidate_outcome.witness->wall_s, witness.at("overhead_s").get<double>()))
+      return with_verdict(std::move(result), rejection("timing_witness", *refused));
   return result;
 }
 

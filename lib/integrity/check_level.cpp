@@ -39,6 +39,8 @@ const std::vector<IntegrityCheck>& integrity_checks() {
       {"side_stream", L::standard, "no timed call leaves work running off the timed stream (CUDA)"},
       {"native_isolation", L::standard,
        "a candidate that may run native code runs apart from the expected values (commit, then reveal)"},
+      {"timing_witness", L::standard,
+       "an isolated candidate's samples bounded by the controller's clock around calls on fresh inputs"},
       {"reference_called", L::strict, "no code of the problem file runs inside a candidate call"},
       {"profile_hook_removed", L::strict, "the call tracer stays installed during checked calls"},
       {"no_custom_kernel", L::strict, "a custom kernel is reachable from ModelNew.forward"},

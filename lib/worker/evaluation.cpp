@@ -70,7 +70,12 @@ EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines) {
   } catch (const Verdict& verdict) {
     work.failure = verdict;
   }
-  return {encode_reference_work(work), encode_reference_work(work, /*blinded=*/true)};
+  nlohmann::json witness;
+  if (!work.witness_sets.empty()) {
+    witness = {{"seeds", nlohmann::json::array()}, {"overhead_s", work.witness_overhead_s}};
+    for (const auto& t : work.witness_sets) witness["seeds"].push_back(t.seed);
+  }
+  return {encode_reference_work(work), encode_reference_work(work, /*blinded=*/true), witness};
 }
 
 JobResult evaluate_against_reference(const Job& job, const std::string& encoded_work, Commitment* commitment) {

@@ -24,6 +24,8 @@ JobResult evaluate_job(const Job& job);
 struct EncodedReferenceWork {
   std::string full;
   std::string blinded;
+  // The timing witness's seeds and overhead, for the controller (null: none).
+  nlohmann::json witness;
 };
 EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines = false);
 

@@ -4,6 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <random>
+
+#include "core/hmac_sha256.hpp"
 
 #include "correctness/output_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
@@ -68,6 +72,7 @@ ReferenceWork ReferenceUnit::run(bool defer_baselines) {
       build_timing_sets(work);
       work.baselines = context_.job.settings.baselines;
       work.baselines_deferred = true;
+      if (integrity_.enabled("timing_witness") && !work.timing_comparison_skipped) add_witness_sets(work);
     } else {
       measure_baselines(work);
     }
@@ -182,6 +187,48 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
   }
   const auto& mutates = first.reference_mutates;
   work.timing_comparison_skipped = std::find(mutates.begin(), mutates.end(), true) != mutates.end();
+}
+
+// The timing witness's input sets (exec/timing_witness.hpp): seeds from the kernel's random
+// source, so no other process can build them before the controller sends them, and their
+// expected outputs. As many as fit a small budget (2 to 16): the more calls, the finer the
+// bound. witness_overhead_s is the window's work that is not calls (inputs built, outputs
+// copied from the device and hashed), measured here on the same sizes.
+void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
+  CostScope cost(integrity_);
+  const Trial& first = work.trials.front();
+  long long bytes = 0;
+  for (auto item : first.inputs)
+    if (is_tensor(item)) bytes += to_tensor(item).nbytes();
+  for (const auto& t : first.expected) bytes += t.nbytes();
+  const long long budget = context_.job.device.is_cuda() ? (1LL << 30) : (64LL << 20);
+  const auto count = std::size_t(std::clamp(budget / std::max(1LL, bytes), 2LL, 16LL));
+  const at::Device device(to_string(context_.job.device));
+  const bool poison = integrity_.enabled("stale_memory");
+  std::random_device random;
+  using Clock = std::chrono::steady_clock;
+  Clock::duration overhead{};
+  try {
+    for (std::size_t i = 0; i < count; ++i) {
+      const int seed = 1'000'000 + int(random() % 1'000'000'000u);
+      const auto built = Clock::now();
+      py::list inputs = context_.builder->build_inputs(seed);
+      overhead += Clock::now() - built;
+      work.witness_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model, inputs, poison));
+      work.witness_sets.back().model_seed = first.seed;
+      const auto copied = Clock::now();
+      for (const auto& expected : work.witness_sets.back().expected) {
+        const at::Tensor back = expected.to(device).to(at::kCPU).contiguous();
+        (void)sha256(std::string_view(static_cast<const char*>(back.data_ptr()), back.nbytes()));
+      }
+      overhead += Clock::now() - copied;
+    }
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::problem_error, "building the timing witness's input sets failed",
+                  {{"traceback", describe_python_error(e)}}};
+  }
+  work.witness_count = count;
+  work.witness_overhead_s = std::chrono::duration<double>(overhead).count();
 }
 
 // Baselines are compiled and measured before the candidate exists in this process: failing

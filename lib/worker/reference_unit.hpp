@@ -40,6 +40,7 @@ class ReferenceUnit {
   void add_alt_shape_trial(ReferenceWork& work, bool poison);
   void build_timing_sets(ReferenceWork& work);
   void measure_baselines(ReferenceWork& work);
+  void add_witness_sets(ReferenceWork& work);
 
   const ProblemContext& context_;
   IntegrityMonitor integrity_;  // for the levels and the cost of the reference-side checks

@@ -55,6 +55,7 @@ void close_channel_in_child() {
   if (g_result_fd >= 0) close(g_result_fd);
   g_result_fd = -1;
   set_phase_channel(-1);
+  set_witness_channel(-1);  // the parent's copy stays open: a child cannot ask in its place
 }
 
 constexpr int kForkedChildExit = 4;
@@ -86,11 +87,15 @@ void start_python_with_imports() {
 
 // Binds the channel to this process: close-on-exec so programs the candidate starts do not
 // inherit it, closed in forked children, and refused by deliver() from any other pid.
-void bind_channel(int result_fd) {
+void bind_channel(int result_fd, int witness_fd = -1) {
   fcntl(result_fd, F_SETFD, FD_CLOEXEC);
   g_worker_pid = getpid();
   g_result_fd = result_fd;
   set_phase_channel(result_fd);
+  if (witness_fd >= 0) {
+    fcntl(witness_fd, F_SETFD, FD_CLOEXEC);
+    set_witness_channel(witness_fd);
+  }
   pthread_atfork(nullptr, nullptr, close_channel_in_child);
 }
 
@@ -118,8 +123,10 @@ nlohmann::json write_document(const std::filesystem::path& out, const std::strin
 
 nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out, bool defer_baselines = false) {
   const EncodedReferenceWork work = run_reference_unit(job, defer_baselines);
-  return {{"reference_work", write_document(out, work.full)},
-          {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
+  nlohmann::json message = {{"reference_work", write_document(out, work.full)},
+                            {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
+  if (!work.witness.is_null()) message["witness"] = work.witness;
+  return message;
 }
 
 // Why this job's candidate must not share a process with its expected values, or "". Runs
@@ -147,7 +154,7 @@ nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement&
 
 void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int key_fd,
                      const UnitPlacement& placement) {
-  bind_channel(result_fd);
+  bind_channel(result_fd, placement.witness_fd);
   Job job;
   try {
     job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
@@ -212,7 +219,7 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     JobResult provisional;
     provisional.job = result.job;
     apply_worker_message(nlohmann::json::parse(std::ifstream(placement.provisional)), provisional);
-    result = judge_commitment(result.job, work, commitment, std::move(provisional));
+    result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256);
   } catch (const std::exception& e) {
     result.status = Status::problem_error;
     result.message = std::string("judge error: ") + e.what();

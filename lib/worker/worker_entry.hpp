@@ -31,6 +31,8 @@ struct UnitPlacement {
   std::filesystem::path commit_in;
   std::string commit_sha256;
   std::filesystem::path provisional;
+  std::string witness_sha256;  // with --judge: the digest the controller read at the window's end
+  int witness_fd = -1;         // the timing witness's seeds (worker/phase_signal.hpp)
 };
 
 [[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd,
