@@ -100,6 +100,7 @@ std::optional<JobResult> finish_placed_apart(
       candidate.witness_seeds += (candidate.witness_seeds.empty() ? "" : " ") + std::to_string(seed.get<long long>());
   candidate_outcome = run(candidate);
   JobResult provisional = interpret_outcome(job, candidate_outcome);
+  provisional.wall_s += referenced.wall_s;  // the job's wall time is all of its workers'
   const auto committed = message_of(candidate_outcome);
   nlohmann::json isolation = {{"mode", "blinded"},
                               {"native_code", announced->value("placement", nlohmann::json::object()).value("native_code", "")},
@@ -134,6 +135,12 @@ std::optional<JobResult> finish_placed_apart(
   std::filesystem::remove(judge_dir / "work");
   if (!message_of(judged)) return trusted_failure(job, "judge", judged);
   JobResult result = interpret_outcome(job, judged);
+  result.wall_s += provisional.wall_s;
+  // What the process said and where it ran are the candidate worker's, not the judge's.
+  for (const char* key : {"stdout_tail", "stderr_tail", "output", "sandbox"}) {
+    result.diagnostics.erase(key);
+    if (provisional.diagnostics.contains(key)) result.diagnostics[key] = provisional.diagnostics[key];
+  }
   isolation["judge_worker_s"] = judged.wall_s;
   result.diagnostics["isolation"] = isolation;
   // Correct, and computed inside the window: the claimed samples must allow the window.

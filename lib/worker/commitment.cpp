@@ -55,8 +55,9 @@ std::string witness_digest(const std::vector<CommittedTrial>& witness) {
   for (const auto& trial : witness)
     for (const auto& output : trial.outputs) {
       const at::Tensor t = output.contiguous();
-      data += fmt::format("{}:{}:{}:", trial.seed, c10::toString(t.scalar_type()), fmt::join(t.sizes(), "x"));
-      data.append(static_cast<const char*>(t.data_ptr()), t.nbytes());
+      // Each tensor hashed in place (witness outputs may be a GiB on CUDA), then the list.
+      const auto bytes = to_hex(sha256(std::string_view(static_cast<const char*>(t.data_ptr()), t.nbytes())));
+      data += fmt::format("{}:{}:{}:{}\n", trial.seed, c10::toString(t.scalar_type()), fmt::join(t.sizes(), "x"), bytes);
     }
   return to_hex(sha256(data));
 }

@@ -29,7 +29,7 @@ struct Commitment {
   std::vector<CommittedTrial> witness;  // the timing witness's calls (exec/timing_witness.hpp)
 };
 
-// SHA-256 (hex) of the witness outputs: every tensor's dtype, shape and bytes, in order. The
+// SHA-256 (hex) of the witness outputs: every tensor's seed, dtype, shape and bytes' SHA-256, in order. The
 // candidate worker announces it as the window closes; the judge recomputes it.
 std::string witness_digest(const std::vector<CommittedTrial>& witness);
 
