@@ -223,6 +223,14 @@ for x in json.load(open(sys.argv[1]))["results"]:
     print(f'{x["candidate"]:30} {x["status"]:9} {got or "":22} share {share if share is None else round(share, 3)} '
           f'cost {d.get("integrity_cost_s", 0):.2f} s launches {notes.get("launches_first_call")} '
           f'extensions {list(notes.get("candidate_extensions", {}).values())} flags {d.get("flags", [])} {x["message"][:100]}')
+    # load_inline: placed apart from its expected values, its timing witnessed (issue #20).
+    iso = d.get("isolation", {})
+    print(f'    isolation {iso.get("mode")} workers {iso.get("reference_worker_s", 0):.1f}/{iso.get("candidate_worker_s", 0):.1f}/'
+          f'{iso.get("judge_worker_s", 0):.1f} s witness {iso.get("witness")}')
+    if iso.get("mode") != "blinded":
+        problems.append(f'{x["candidate"]}: not isolated ({iso})')
+    if not hostile and not iso.get("witness"):
+        problems.append(f'{x["candidate"]}: no timing witness ({iso})')
     if hostile and got != "custom_kernel_share":
         problems.append(f'{x["candidate"]}: got {got}, want custom_kernel_share')
     if not hostile and (got != "ok" or d.get("flags") or share is None or share < 0.5):

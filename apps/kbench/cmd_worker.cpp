@@ -25,6 +25,8 @@ void add_worker_command(CLI::App& app) {
   worker->add_option("--device", args->device, "Device for --probe");
   worker->add_flag("--validate", args->validate, "Check the --job's problem (kbench validate)");
   worker->add_flag("--no-inductor", args->no_inductor, "With --validate: skip the Inductor check");
+  worker->add_option("--native-reference-out", args->placement.native_reference_out,
+                     "If the candidate may run native code, run only the reference unit; write its work here");
   worker->add_option("--reference-out", args->placement.reference_out,
                      "Run only the reference unit; write its work here");
   worker->add_option("--reference-in", args->placement.reference_in,
@@ -38,6 +40,9 @@ void add_worker_command(CLI::App& app) {
   worker->add_option("--commit-sha256", args->placement.commit_sha256, "With --judge: its SHA-256 (hex)");
   worker->add_option("--provisional", args->placement.provisional,
                      "With --judge: the candidate unit's message (JSON)");
+  worker->add_option("--witness-sha256", args->placement.witness_sha256,
+                     "With --judge: the digest announced when the timing witness's window closed");
+  worker->add_option("--witness-fd", args->placement.witness_fd, "Pipe of the timing witness's seeds");
   worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
   worker->add_option("--key-fd", args->key_fd, "Pipe holding the result frame's key")->required();
   worker->callback([args] {

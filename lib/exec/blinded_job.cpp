@@ -10,6 +10,8 @@
 #include "core/hmac_sha256.hpp"
 #include "exec/controller.hpp"
 #include "exec/result_channel.hpp"
+#include "exec/timing_witness.hpp"
+#include "worker/verdict.hpp"  // header-only: the rejection's one form
 
 namespace kbench {
 namespace {
@@ -45,6 +47,13 @@ JobResult trusted_failure(const Job& job, const char* which, const WorkerOutcome
   return failed;
 }
 
+JobResult with_verdict(JobResult result, const Verdict& verdict) {
+  result.status = verdict.status;
+  result.message = verdict.message;
+  result.diagnostics.update(verdict.diagnostics);
+  return result;
+}
+
 WorkerOutcome run(WorkerLaunch launch) {
   WorkerOutcome outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Interrupted{};
@@ -53,50 +62,63 @@ WorkerOutcome run(WorkerLaunch launch) {
 
 }  // namespace
 
-bool blinded_isolation_enabled() {
+bool native_isolation_enabled() {
   const char* value = std::getenv("KBENCH_NATIVE_ISOLATION");
-  return value && std::string(value) == "blinded";
+  return !(value && std::string(value) == "off");
 }
 
-bool may_run_native_code(const std::filesystem::path& candidate_file) {
-  const std::string source = read_all(candidate_file);
-  for (const char* marker : {"load_inline", "cpp_extension", "ctypes", "cffi", "load_library", "/proc/self/mem"})
-    if (source.find(marker) != std::string::npos) return true;
-  return false;
+void allow_native_placement(WorkerLaunch& first, const std::filesystem::path& job_dir) {
+  first.args.insert(first.args.end(), {"--native-reference-out", (job_dir / "reference.work").string()});
 }
 
-JobResult run_blinded_job(const Job& job, const std::filesystem::path& job_dir,
-                          const std::function<WorkerLaunch(const std::filesystem::path&)>& launch_in,
-                          WorkerOutcome& candidate_outcome) {
-  // 1. The reference worker: the full and the blinded work, their digests in its frame.
-  const auto reference_dir = job_dir / "reference";
-  WorkerLaunch reference = launch_in(reference_dir);
-  reference.args.insert(reference.args.end(), {"--reference-out", (reference_dir / "work").string()});
-  const WorkerOutcome referenced = run(reference);
+std::optional<JobResult> finish_placed_apart(
+    const Job& job, const std::filesystem::path& job_dir, const WorkerOutcome& referenced,
+    const std::function<WorkerLaunch(const std::filesystem::path&)>& launch_in, WorkerOutcome& candidate_outcome) {
+  // 1. The reference worker (the job's first): the full and the blinded work, their digests in
+  // its frame. A first worker that failed before deciding is the job's only one.
   const auto announced = message_of(referenced);
-  if (!announced || !announced->contains("reference_work")) return trusted_failure(job, "reference", referenced);
-  const std::string full = read_all(reference_dir / "work");
+  if (!announced || !announced->contains("reference_work")) return std::nullopt;
+  const auto work_file = job_dir / "reference.work";
+  const std::string full = read_all(work_file);
   const std::string full_sha = (*announced)["reference_work"].value("sha256", "");
   const std::string blinded_sha = (*announced)["blinded_work"].value("sha256", "");
   if (to_hex(sha256(full)) != full_sha)
-    throw std::runtime_error("the reference work changed after its worker ended: " + (reference_dir / "work").string());
+    throw std::runtime_error("the reference work changed after its worker ended: " + work_file.string());
   // Candidate code may read any file: the expected values leave the disk before it runs.
-  std::filesystem::remove(reference_dir / "work");
+  std::filesystem::remove(work_file);
   const auto blinded_file = job_dir / "reference.blinded";
-  std::filesystem::rename(reference_dir / "work.blinded", blinded_file);
+  std::filesystem::rename(job_dir / "reference.work.blinded", blinded_file);
 
-  // 2. The candidate worker against the blinded work; its outputs committed.
+  // 2. The candidate worker against the blinded work; its outputs committed. The witness seeds
+  // (timing_witness.hpp) go to it only when it asks, after its timing.
   WorkerLaunch candidate = launch_in(job_dir);
   const auto commitment_file = job_dir / "commitment";
   candidate.args.insert(candidate.args.end(), {"--reference-in", blinded_file.string(), "--reference-sha256",
                                                blinded_sha, "--commit-out", commitment_file.string()});
+  const nlohmann::json witness = announced->value("witness", nlohmann::json());
+  if (witness.is_object())
+    for (const auto& seed : witness.at("seeds"))
+      candidate.witness_seeds += (candidate.witness_seeds.empty() ? "" : " ") + std::to_string(seed.get<long long>());
   candidate_outcome = run(candidate);
   JobResult provisional = interpret_outcome(job, candidate_outcome);
+  provisional.wall_s += referenced.wall_s;  // the job's wall time is all of its workers'
   const auto committed = message_of(candidate_outcome);
-  nlohmann::json isolation = {{"mode", "blinded"}, {"reference_worker_s", referenced.wall_s}};
+  nlohmann::json isolation = {{"mode", "blinded"},
+                              {"native_code", announced->value("placement", nlohmann::json::object()).value("native_code", "")},
+                              {"reference_worker_s", referenced.wall_s},
+                              {"candidate_worker_s", candidate_outcome.wall_s}};
+  if (candidate_outcome.witness)
+    isolation["witness"] = {{"calls", witness.at("seeds").size()},
+                            {"wall_s", candidate_outcome.witness->wall_s},
+                            {"overhead_s", witness.at("overhead_s")}};
   if (provisional.status != Status::ok || !committed || !committed->contains("commitment")) {
     provisional.diagnostics["isolation"] = isolation;
     return provisional;  // its own failure stands; a forged one only costs it
+  }
+  if (witness.is_object() && !candidate_outcome.witness) {
+    provisional.diagnostics["isolation"] = isolation;
+    return with_verdict(std::move(provisional),
+                        rejection("timing_witness", "the candidate worker never closed the timing witness's window"));
   }
 
   // 3. The judge, after the candidate's process tree is gone: the full work back on disk.
@@ -109,10 +131,17 @@ JobResult run_blinded_job(const Job& job, const std::filesystem::path& job_dir,
                      "--commit-in", commitment_file.string(), "--commit-sha256",
                      (*committed)["commitment"].value("sha256", ""), "--provisional",
                      (judge_dir / "provisional.json").string()});
+  if (candidate_outcome.witness) judge.args.insert(judge.args.end(), {"--witness-sha256", candidate_outcome.witness->digest});
   const WorkerOutcome judged = run(judge);
   std::filesystem::remove(judge_dir / "work");
   if (!message_of(judged)) return trusted_failure(job, "judge", judged);
   JobResult result = interpret_outcome(job, judged);
+  result.wall_s += provisional.wall_s;
+  // What the process said and where it ran are the candidate worker's, not the judge's.
+  for (const char* key : {"stdout_tail", "stderr_tail", "output", "sandbox"}) {
+    result.diagnostics.erase(key);
+    if (provisional.diagnostics.contains(key)) result.diagnostics[key] = provisional.diagnostics[key];
+  }
   // The job's host peak is its largest process's (the GPU figures are the candidate worker's,
   // from its provisional frame).
   if (result.memory)
@@ -121,6 +150,12 @@ JobResult run_blinded_job(const Job& job, const std::filesystem::path& job_dir,
           result.memory->host_peak_rss_bytes, static_cast<long long>(std::max(o->peak_memory_bytes, o->peak_resident_bytes)));
   isolation["judge_worker_s"] = judged.wall_s;
   result.diagnostics["isolation"] = isolation;
+  // Correct, and computed inside the window: the claimed samples must allow the window.
+  const auto timed = result.timings.find("candidate");
+  if (result.status == Status::ok && candidate_outcome.witness && timed != result.timings.end())
+    if (auto refused = witness_refusal(timed->second.samples_ms, int(witness.at("seeds").size()),
+                                       candidate_outcome.witness->wall_s, witness.at("overhead_s").get<double>()))
+      return with_verdict(std::move(result), rejection("timing_witness", *refused));
   return result;
 }
 

@@ -7,6 +7,7 @@
 // controller holds it in memory from the reference worker's end to the judge's start.
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include "model/job.hpp"
 #include "model/job_result.hpp"
@@ -14,20 +15,23 @@
 
 namespace kbench {
 
-// KBENCH_NATIVE_ISOLATION=blinded in kbench's environment: native-capable candidates run
-// blinded (below). Off by default until the e2e suites and the H200 stage have run it.
-bool blinded_isolation_enabled();
+// On unless KBENCH_NATIVE_ISOLATION=off is in kbench's environment (for debugging a native
+// candidate in one process; docs/cli.md): native-capable candidates run blinded (below).
+bool native_isolation_enabled();
 
-// True when the candidate's source names a way to run machine code or to reach the worker's
-// memory below Python: load_inline / cpp_extension, ctypes, cffi, torch.ops.load_library,
-// /proc/self/mem. A plain text search (comments and strings count): it errs on the safe side.
-bool may_run_native_code(const std::filesystem::path& candidate_file);
+// Lets the job's first worker decide: the worker runs the static analysis before any candidate
+// code (native_code_reason, lib/integrity/static_analysis.hpp, the one detector of native
+// code) and, for a candidate that may run native code, becomes the reference worker below.
+void allow_native_placement(WorkerLaunch& first, const std::filesystem::path& job_dir);
 
-// `launch_in(dir)`: a worker launch for the job with `dir` as its work dir (limits, sandbox,
-// environment as every job's). `candidate_outcome` gets the candidate worker's outcome (its
-// extension builds are published from it).
-JobResult run_blinded_job(const Job& job, const std::filesystem::path& job_dir,
-                          const std::function<WorkerLaunch(const std::filesystem::path&)>& launch_in,
-                          WorkerOutcome& candidate_outcome);
+// `referenced`: the job's first worker. When it placed the candidate apart (its frame carries
+// the reference work), the candidate worker and the judge run next and this returns the verdict;
+// otherwise nullopt (`referenced` is the job's one worker). `launch_in(dir)`: a worker launch
+// for the job with `dir` as its work dir (limits, sandbox, environment as every job's).
+// `candidate_outcome` gets the candidate worker's outcome (its extension builds are published
+// from it).
+std::optional<JobResult> finish_placed_apart(
+    const Job& job, const std::filesystem::path& job_dir, const WorkerOutcome& referenced,
+    const std::function<WorkerLaunch(const std::filesystem::path&)>& launch_in, WorkerOutcome& candidate_outcome);
 
 }  // namespace kbench

@@ -266,14 +266,17 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   };
   WorkerOutcome outcome;
   JobResult result;
-  if (blinded_isolation_enabled() && may_run_native_code(job.candidate_file)) {
-    // Native code can read and patch its whole process: the expected values stay out of it.
-    result = run_blinded_job(job, job_dir, launch_in, outcome);
-  } else {
-    outcome = run_worker_process(launch_in(job_dir));
-    if (outcome.interrupted) throw Interrupted{};
+  WorkerLaunch first = launch_in(job_dir);
+  // Native code can read and patch its whole process: the worker keeps the expected values out
+  // of it (three processes, blinded_job.hpp).
+  if (native_isolation_enabled()) allow_native_placement(first, job_dir);
+  outcome = run_worker_process(first);
+  if (outcome.interrupted) throw Interrupted{};
+  const WorkerOutcome referenced = outcome;
+  if (auto blinded = finish_placed_apart(job, job_dir, referenced, launch_in, outcome))
+    result = std::move(*blinded);
+  else
     result = interpret_outcome(job, outcome);
-  }
   if (cache) {
     const auto published = publish_job_builds(*cache, job_dir, outcome.channel_bytes,
                                               result.diagnostics.value("extension_build", nlohmann::json()));

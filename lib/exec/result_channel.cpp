@@ -51,8 +51,11 @@ bool is_identifier(std::string_view s) {
 }  // namespace
 
 bool is_known_phase(std::string_view phase) {
-  if (phase == kRunPhase || phase == kBuildPhase || phase == kBuildEndPhase || phase == kImportPhase)
+  if (phase == kRunPhase || phase == kBuildPhase || phase == kBuildEndPhase || phase == kImportPhase ||
+      phase == kWitnessReadyPhase)
     return true;
+  if (phase.substr(0, kWitnessEndPrefix.size()) == kWitnessEndPrefix)
+    return is_hex64(phase.substr(kWitnessEndPrefix.size()));
   constexpr std::string_view built = "built ";
   if (phase.substr(0, built.size()) != built) return false;
   phase.remove_prefix(built.size());

@@ -7,6 +7,9 @@
 //   KBENCH-PHASE/1 built <key> <name> <sha256>\n (a prebuilt extension; docs/extensions.md)
 //   KBENCH-PHASE/1 import\n                   (the candidate is imported next: lines after it
 //                                               may be the candidate's own and are not trusted)
+//   KBENCH-PHASE/1 witness-ready\n            (an isolated candidate asks for its witness seeds;
+//                                               exec/timing_witness.hpp)
+//   KBENCH-PHASE/1 witness-end <sha256>\n     (the witness calls are done; their outputs' digest)
 //   KBENCH-RESULT/1 <length> <hmac hex>\n<payload>
 // Anything else (a second frame, stray bytes, a short frame, a bad MAC) makes the decoder refuse
 // the whole message.
@@ -23,8 +26,10 @@ inline constexpr std::string_view kRunPhase = "run";
 inline constexpr std::string_view kBuildPhase = "build";
 inline constexpr std::string_view kBuildEndPhase = "build-end";
 inline constexpr std::string_view kImportPhase = "import";
+inline constexpr std::string_view kWitnessReadyPhase = "witness-ready";
+inline constexpr std::string_view kWitnessEndPrefix = "witness-end ";
 
-// True for the phases above and `built <64 hex> <identifier> <64 hex>`.
+// True for the phases above, `built <64 hex> <identifier> <64 hex>` and `witness-end <64 hex>`.
 bool is_known_phase(std::string_view phase);
 
 // Reads the phase lines at the start of a growing channel buffer, each complete line once.

@@ -28,6 +28,8 @@ namespace {
 
 constexpr int kChildResultFd = 3;
 constexpr int kChildKeyFd = 4;
+constexpr int kChildWitnessFd = 5;
+constexpr int kChildFds = 6;
 constexpr std::size_t kOutputTailBytes = 8192;
 constexpr std::size_t kChannelCap = 64u << 20;  // a real frame is small
 constexpr auto kScanPeriod = std::chrono::milliseconds(150);
@@ -39,7 +41,7 @@ struct ChildPlan {
   char* const* argv;
   const char* cwd;
   pid_t controller;  // the child dies at once if this is no longer its parent
-  int fds[5];  // become 0..4: /dev/null, stdout, stderr, result, key
+  int fds[kChildFds];  // become 0..5: /dev/null, stdout, stderr, result, key, witness seeds
 };
 
 [[noreturn]] void child_fail(int err_fd, const char* what) {
@@ -53,16 +55,16 @@ struct ChildPlan {
   _exit(126);
 }
 
-// The process that execs the worker: fds 0-4, Landlock, then nothing else open.
+// The process that execs the worker: fds 0-5, Landlock, then nothing else open.
 [[noreturn]] void become_worker(const ChildPlan& plan) {
   if (chdir(plan.cwd) != 0) child_fail(plan.fds[2], "chdir to the job dir");
   // Before the dup2s below, which may land on the ruleset's fd.
   if (!plan.sandbox->restrict_filesystem()) child_fail(plan.fds[2], "Landlock restriction");
-  int high[5];
-  for (int i = 0; i < 5; ++i) high[i] = fcntl(plan.fds[i], F_DUPFD, 32);  // out of 0..4's way
-  for (int i = 0; i < 5; ++i) dup2(high[i], i);  // dup2 clears FD_CLOEXEC on the copy
+  int high[kChildFds];
+  for (int i = 0; i < kChildFds; ++i) high[i] = fcntl(plan.fds[i], F_DUPFD, 32);  // out of 0..5's way
+  for (int i = 0; i < kChildFds; ++i) dup2(high[i], i);  // dup2 clears FD_CLOEXEC on the copy
   // Everything else the controller has open stays behind.
-  for (int fd = kChildKeyFd + 1; fd < 4096; ++fd) close(fd);
+  for (int fd = kChildWitnessFd + 1; fd < 4096; ++fd) close(fd);
   execve(plan.exe, plan.argv, plan.sandbox->envp());
   child_fail(STDERR_FILENO, "execve of the worker");
 }
@@ -205,7 +207,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   const auto exe = (launch.executable.empty() ? worker_executable() : launch.executable).string();
   std::vector<std::string> args = {exe};
   args.insert(args.end(), launch.args.begin(), launch.args.end());
-  for (const auto& extra : {"--result-fd", "3", "--key-fd", "4"}) args.push_back(extra);
+  for (const auto& extra : {"--result-fd", "3", "--key-fd", "4", "--witness-fd", "5"}) args.push_back(extra);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -215,20 +217,27 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   WorkerOutcome outcome;
   outcome.sandbox = sandbox_report(launch.sandbox);
   outcome.channel_key = launch.channel_key.empty() ? make_channel_key() : launch.channel_key;
-  int result[2], key[2], out[2], err[2];
+  int result[2], key[2], out[2], err[2], witness[2];
   const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (devnull < 0 || pipe2(result, O_CLOEXEC) != 0 || pipe2(key, O_CLOEXEC) != 0 ||
-      pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+      pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 || pipe2(witness, O_CLOEXEC) != 0)
     throw std::system_error(errno, std::generic_category(), "cannot set up a worker");
   const ChildPlan plan{&sandbox, exe.c_str(), argv.data(), cwd.c_str(), getpid(),
-                       {devnull, out[1], err[1], result[1], key[0]}};
+                       {devnull, out[1], err[1], result[1], key[0], witness[0]}};
 
   auto registry = ProcessTree::registry_lock();
   const pid_t pid = fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid == 0) run_child(plan);
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
-  for (int fd : {devnull, out[1], err[1], result[1], key[0]}) close(fd);
+  for (int fd : {devnull, out[1], err[1], result[1], key[0], witness[0]}) close(fd);
+  // Open only while the worker may still ask for its witness seeds.
+  int witness_fd = witness[1];
+  auto close_witness = [&] {
+    if (witness_fd >= 0) close(witness_fd);
+    witness_fd = -1;
+  };
+  if (launch.witness_seeds.empty()) close_witness();
   // Registered before any hold: another slot's sweep must not take a held worker for an orphan.
   auto tree = std::make_unique<ProcessTree>(pid, std::move(registry));
   // The worker reads its key after its imports and before any candidate code runs, so holding
@@ -260,13 +269,36 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   auto seconds = [](double s) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   };
-  std::optional<Clock::time_point> run_phase_since, build_since;
+  std::optional<Clock::time_point> run_phase_since, build_since, witness_since;
   Clock::duration built{};
   PhaseReader phases;
   auto next_scan = started, next_precise = started, last_poll = started;
   Clock::duration waited{}, waited_before_run{};
   int wait_status = 0;
   bool exited = false;
+  // The phase lines read so far; also once more after the frame, which may share a read with
+  // the last of them (`witness-end`).
+  auto take_phases = [&](Clock::time_point now) {
+    for (const auto& phase : phases.next(outcome.channel_bytes)) {
+      if (phase == kRunPhase && !run_phase_since) {
+        run_phase_since = now;
+        waited_before_run = waited;
+      } else if (phase == kBuildPhase && !build_since) {
+        build_since = now;
+      } else if (phase == kBuildEndPhase && build_since) {
+        built += now - *build_since;
+        build_since.reset();
+      } else if (phase == kWitnessReadyPhase && witness_fd >= 0) {
+        // The clock starts as the seeds leave: nothing of the window's work can start earlier.
+        witness_since = Clock::now();
+        (void)write_all(witness_fd, launch.witness_seeds + "\n");
+        close_witness();
+      } else if (phase.rfind(kWitnessEndPrefix, 0) == 0 && witness_since && !outcome.witness) {
+        outcome.witness = WitnessWindow{std::chrono::duration<double>(now - *witness_since).count(),
+                                        phase.substr(kWitnessEndPrefix.size())};
+      }
+    }
+  };
   std::size_t checked_bytes = 0;
   while (!exited && !outcome.interrupted && !outcome.delivered) {
     const auto now = Clock::now();
@@ -279,17 +311,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
       outcome.interrupted = true;
       break;
     }
-    for (const auto& phase : phases.next(outcome.channel_bytes)) {
-      if (phase == kRunPhase && !run_phase_since) {
-        run_phase_since = now;
-        waited_before_run = waited;
-      } else if (phase == kBuildPhase && !build_since) {
-        build_since = now;
-      } else if (phase == kBuildEndPhase && build_since) {
-        built += now - *build_since;
-        build_since.reset();
-      }
-    }
+    take_phases(now);
     // Extension builds have their own limit and do not count against the compile limit.
     const auto building = built + (build_since ? now - *build_since : Clock::duration{});
     // The earliest of the limits that apply now.
@@ -351,6 +373,8 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     const pid_t done = waitpid(pid, &wait_status, WNOHANG);
     if (done == pid) exited = true;
   }
+  take_phases(Clock::now());
+  close_witness();
   // A worker that ended without a result while kbench is being stopped was, most likely, stopped
   // by the same signal: Slurm's scancel and a container stop signal every process of the job, not
   // only kbench. The job did not finish; it is not `crashed`, and --resume runs it again.

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exec/sandbox.hpp"
+#include "exec/timing_witness.hpp"
 
 namespace kbench {
 
@@ -49,6 +51,9 @@ struct WorkerLaunch {
   std::filesystem::path gpu_lock;
   // The result frame's key; empty (always, outside tests): 32 fresh random bytes.
   std::string channel_key;
+  // The timing witness (exec/timing_witness.hpp): sent on the worker's fd 5 when it announces
+  // `witness-ready`; empty: fd 5 is at EOF from the start.
+  std::string witness_seeds;
 };
 
 struct WorkerOutcome {
@@ -74,6 +79,7 @@ struct WorkerOutcome {
   bool output_truncated = false;  // stdout.log / stderr.log hold only the head and the tail
   nlohmann::json sandbox;         // sandbox_report() of this launch
   double wall_s = 0;
+  std::optional<WitnessWindow> witness;  // the seeds sent and `witness-end` read, on this clock
 };
 
 // Path of the running executable.

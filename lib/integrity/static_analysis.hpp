@@ -18,13 +18,22 @@ struct StaticAnalysis {
   std::vector<StaticFinding> violations;       // import/API policy violations
   std::vector<std::string> defined_kernels;    // @triton.jit functions and load_inline functions
   std::vector<std::string> reachable_kernels;  // those reachable from ModelNew.forward
+  std::vector<StaticFinding> native_code;      // uses of torch.utils.cpp_extension (load_inline)
   // Set when the file does not parse ("line N: SyntaxError: ..."); everything else is then
   // empty. Not a finding: importing the candidate reports it as a compile error.
   std::string syntax_error;
 };
 
 // Needs the embedded interpreter running (start_python()). Throws InputError when the file
-// cannot be read.
+// cannot be read. The last file's analysis is kept: a worker asks twice (placement, then the
+// checks) and the file is parsed once, unless its bytes changed.
 StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_file);
+
+// Why the candidate may run machine code or reach its process's memory below Python, or ""
+// when it cannot: a load_inline / cpp_extension use, or any policy violation (the policy
+// rejects only after the import, and ctypes, /proc/self/mem or a computed import run at
+// import time). Such a candidate is placed apart from the expected values
+// (docs/threat-model.md#native-candidates-commit-then-reveal). The one detector of native code.
+std::string native_code_reason(const StaticAnalysis& analysis);
 
 }  // namespace kbench

@@ -636,10 +636,37 @@ class _Kernels:
         return [n for n, _ in sorted(both.items(), key=lambda item: (item[1], item[0]))]
 
 
+# Names through which a candidate builds and loads machine code of its own. Its process is then
+# hostile below Python (docs/threat-model.md): the worker places it apart from the expected
+# values ("commit, then reveal"). ctypes and friends are policy violations, counted there.
+NATIVE_PREFIXES = ("torch.utils.cpp_extension",)
+
+
+def _native_code(module):
+    """Every use (import or name) of NATIVE_PREFIXES: [{"line", "what"}], in source order."""
+    uses = set()
+
+    def native(name):
+        return name and any(name == p or name.startswith(p + ".") for p in NATIVE_PREFIXES)
+
+    for node in ast.walk(module.tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module + "." + a.name for a in node.names]
+        elif isinstance(node, (ast.Name, ast.Attribute)):
+            names = [module.qualname(node)]
+        for name in names:
+            if native(name):
+                uses.add((node.lineno, name))
+    return [{"line": line, "what": what} for line, what in sorted(uses)]
+
+
 def analyze(source):
     """The analysis of one candidate's source (bytes). Never runs it."""
     result = {"syntax_error": "", "violations": [], "defined_kernels": [],
-              "reachable_kernels": []}
+              "reachable_kernels": [], "native_code": []}
     try:
         text = importlib.util.decode_source(source)
         with warnings.catch_warnings():
@@ -658,6 +685,7 @@ def analyze(source):
         kernels = _Kernels(module)
         result["defined_kernels"] = kernels.defined()
         result["reachable_kernels"] = kernels.reachable()
+        result["native_code"] = _native_code(module)
     except RecursionError:
         # Fail closed: a file too deeply nested to analyse is not given the benefit of the doubt.
         result["violations"] = [{"check": CHECK, "line": 1,

@@ -3,6 +3,9 @@
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 
+#include <sstream>
+
+#include "exec/result_channel.hpp"
 #include "measure/sample_stats.hpp"
 #include "worker/extension_builds.hpp"
 #include "worker/gpu_lock.hpp"
@@ -56,6 +59,9 @@ JobResult CandidateUnit::run() {
     if (!handles_.session) {
       phase.enter("reference_rebuild");
       rebuild_handles();
+      // Deferred baselines were timed just now: a failing candidate still gets their times.
+      result.timings = work_.pre_import.timings;
+      result.protocol = work_.pre_import.protocol;
     }
     // The stale-memory sweep gets what the memory plan leaves free (docs/memory.md).
     phase.enter("pre_import_checks");
@@ -87,6 +93,7 @@ JobResult CandidateUnit::run() {
     if (!work_.trial_notes.empty()) result.diagnostics["correctness"]["notes"] = work_.trial_notes;
     phase.enter("timing");
     measure_with_candidate(result);
+    run_timing_witness();
     phase.enter("post_timing_recheck");
     recheck_after_timing();
     result.status = Status::ok;
@@ -137,6 +144,9 @@ void CandidateUnit::rebuild_handles() {
   }
   handles_.baselines = build_baselines(context_, trials.front(), work_.baselines, work_.blinded, baseline_notes_);
   prepare_timing(context_, work_, integrity_, handles_);
+  // Deferred by the reference unit: timed here, before the import, as it would have (one build
+  // of the baselines per job).
+  if (work_.baselines_deferred) measure_pre_import(context_, handles_.baselines, *handles_.session, work_);
 }
 
 void CandidateUnit::load_candidate() {
@@ -251,6 +261,40 @@ void CandidateUnit::recheck_after_timing() {
     args = recheck_args_;
   }
   check_call(*work_.recheck, timed_candidate_, args);
+}
+
+// The timing witness (exec/timing_witness.hpp): once the controller's clock runs, the timed
+// instance on fresh inputs whose seeds arrive only now, its outputs committed in full; the
+// digest announced closes the window. Exclusive on the GPU, as timing is: another job's work
+// must not stretch the window.
+void CandidateUnit::run_timing_witness() {
+  if (work_.witness_count == 0) return;
+  GpuLockScope exclusive(GpuLock::Mode::exclusive);
+  const auto line = request_witness_seeds();
+  if (!line) throw std::runtime_error("the controller sent no timing witness seeds");
+  std::vector<int> seeds;
+  std::istringstream in(*line);
+  for (int seed; in >> seed;) seeds.push_back(seed);
+  if (seeds.size() != work_.witness_count)
+    throw std::runtime_error(fmt::format("{} timing witness seeds expected, {} received", work_.witness_count, seeds.size()));
+  std::vector<CommittedTrial> witness;
+  for (const int seed : seeds) {
+    CommittedTrial committed{TrialKind::timing, seed, {}};
+    try {
+      const py::tuple args(context_.builder->build_inputs(seed));
+      for (const auto& t : flatten_outputs(timed_candidate_(*args)).tensors)
+        committed.outputs.push_back(t.detach().to(at::kCPU).contiguous().clone());
+    } catch (const py::error_already_set& e) {
+      throw Verdict{candidate_fault_status(python_error_type(e), Status::runtime_error),
+                    fmt::format("ModelNew.forward raised {} (timing witness, seed {})", python_error_type(e), seed),
+                    {{"traceback", describe_python_error(e)}}};
+    } catch (const std::invalid_argument& e) {
+      throw Verdict{Status::mismatch, fmt::format("{} (timing witness, seed {})", e.what(), seed)};
+    }
+    witness.push_back(std::move(committed));
+  }
+  announce_phase(std::string(kWitnessEndPrefix) + witness_digest(witness));
+  commitment_.witness = std::move(witness);
 }
 
 void CandidateUnit::measure_with_candidate(JobResult& result) {

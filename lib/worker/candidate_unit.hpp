@@ -36,6 +36,7 @@ class CandidateUnit {
   void check_candidate(const Trial& trial);
   void check_call(const Trial& trial, const pybind11::object& candidate, const pybind11::tuple& args);
   void recheck_after_timing();
+  void run_timing_witness();
   void measure_with_candidate(JobResult& result);
   void check_kernel_share();
 

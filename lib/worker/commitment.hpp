@@ -26,7 +26,12 @@ using CommittedCall = SampledCall;
 struct Commitment {
   std::vector<CommittedTrial> trials;  // in the order they were run
   std::vector<CommittedCall> calls;    // the judged variant's warm-up and timed calls
+  std::vector<CommittedTrial> witness;  // the timing witness's calls (exec/timing_witness.hpp)
 };
+
+// SHA-256 (hex) of the witness outputs: every tensor's seed, dtype, shape and bytes' SHA-256, in order. The
+// candidate worker announces it as the window closes; the judge recomputes it.
+std::string witness_digest(const std::vector<CommittedTrial>& witness);
 
 std::string encode_commitment(const Commitment& commitment);
 // Throws std::runtime_error naming what is wrong.

@@ -63,17 +63,22 @@ JobResult evaluate_job(const Job& job) {
   return CandidateUnit(*context, work, reference.take_handles()).run();
 }
 
-EncodedReferenceWork run_reference_unit(const Job& job) {
+EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines) {
   ReferenceWork work;
   try {
     ProblemContext context(job);
     GpuLock::instance().hold(GpuLock::Mode::shared);
-    work = ReferenceUnit(context).run();
+    work = ReferenceUnit(context).run(defer_baselines);
     if (!work.failure) add_input_digests(work);
   } catch (const Verdict& verdict) {
     work.failure = verdict;
   }
-  return {encode_reference_work(work), encode_reference_work(work, /*blinded=*/true)};
+  nlohmann::json witness;
+  if (!work.witness_sets.empty()) {
+    witness = {{"seeds", nlohmann::json::array()}, {"overhead_s", work.witness_overhead_s}};
+    for (const auto& t : work.witness_sets) witness["seeds"].push_back(t.seed);
+  }
+  return {encode_reference_work(work), encode_reference_work(work, /*blinded=*/true), witness};
 }
 
 JobResult evaluate_against_reference(const Job& job, const std::string& encoded_work, Commitment* commitment) {

@@ -19,12 +19,15 @@ JobResult evaluate_job(const Job& job);
 
 // The reference unit alone (no candidate code is loaded): its ReferenceWork encoded in full and
 // blinded (reference_work.hpp), with the input digests another process checks its rebuilt
-// inputs against. A failed problem is recorded in it, not thrown.
+// inputs against. A failed problem is recorded in it, not thrown. `defer_baselines`: the
+// candidate unit builds and times them (ReferenceUnit::run).
 struct EncodedReferenceWork {
   std::string full;
   std::string blinded;
+  // The timing witness's seeds and overhead, for the controller (null: none).
+  nlohmann::json witness;
 };
-EncodedReferenceWork run_reference_unit(const Job& job);
+EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines = false);
 
 // The candidate unit alone, against encoded work from run_reference_unit (usually of another
 // process). With blinded work, its outputs go to `commitment` for judge_commitment (judge.hpp).

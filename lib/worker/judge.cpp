@@ -56,7 +56,7 @@ void judge_call(const ReferenceWork& work, const CommittedCall& committed, const
 }  // namespace
 
 JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
-                           JobResult provisional) {
+                           JobResult provisional, const std::string& witness_sha256) {
   if (provisional.status != Status::ok) return provisional;
   if (work.blinded) throw std::runtime_error("the judge needs the full reference work, not the blinded copy");
   const Tolerance tolerance = job_tolerance(job);
@@ -72,6 +72,21 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
                                                 timed->second.samples_ms.size(), commitment.calls.size()));
     for (const auto& call : commitment.calls) judge_call(work, call, tolerance);
     if (work.recheck) judge_trial_outputs(*work.recheck, committed_for(commitment, *work.recheck).outputs, tolerance, bounds);
+    if (!work.witness_sets.empty()) {
+      // Computed inside the controller's window: these outputs, and no others, were announced.
+      if (commitment.witness.size() != work.witness_sets.size() || witness_digest(commitment.witness) != witness_sha256)
+        throw rejection("timing_witness", fmt::format("the {} witness outputs committed are not the ones announced "
+                                                      "when the controller's window closed",
+                                                      commitment.witness.size()));
+      ErrorBounds witness_bounds;
+      for (std::size_t i = 0; i < work.witness_sets.size(); ++i) {
+        const Trial& set = work.witness_sets[i];
+        if (commitment.witness[i].seed != set.seed)
+          throw rejection("timing_witness", fmt::format("witness call {} ran on seed {}, not {}", i,
+                                                        commitment.witness[i].seed, set.seed));
+        judge_trial_outputs(set, commitment.witness[i].outputs, tolerance, witness_bounds);
+      }
+    }
   } catch (const Verdict& verdict) {
     provisional.status = verdict.status;
     provisional.message = verdict.message;

@@ -13,8 +13,10 @@ namespace kbench {
 
 // `provisional`: the candidate unit's result (apply_worker_message of its frame). A failure of
 // its own stands; otherwise every trial of `work` must have committed outputs that match, and
-// every committed call's sampled values must match its timing set's expected output.
+// every committed call's sampled values must match its timing set's expected output. With
+// witness sets in `work`, the committed witness outputs must be those whose digest
+// `witness_sha256` the controller read as the window closed, and match in full.
 JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
-                           JobResult provisional);
+                           JobResult provisional, const std::string& witness_sha256 = "");
 
 }  // namespace kbench

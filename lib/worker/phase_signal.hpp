@@ -3,6 +3,7 @@
 // is when Triton JIT-compiles), so its watchdog switches from compile_timeout_s to run_timeout_s.
 // One "KBENCH-PHASE/1 run" line on the result channel, before the result frame.
 
+#include <optional>
 #include <string>
 
 namespace kbench {
@@ -14,5 +15,12 @@ void announce_run_phase();
 // Extension builds (docs/extensions.md): "build", "build-end", "built <key> <name> <sha256>",
 // "import". Anything result_channel.hpp does not know is refused (std::invalid_argument).
 void announce_phase(const std::string& phase);
+
+// The timing witness (exec/timing_witness.hpp): fd 5, on which the controller sends the witness
+// seeds once asked. Set by the worker entry point (close-on-exec, closed in forked children).
+void set_witness_channel(int witness_fd);
+// Announces `witness-ready` and blocks for the controller's one line of seeds; nullopt when the
+// controller sends none (the channel is at EOF).
+std::optional<std::string> request_witness_seeds();
 
 }  // namespace kbench

@@ -4,6 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <random>
+
+#include "core/hmac_sha256.hpp"
 
 #include "core/text.hpp"
 #include "correctness/output_comparison.hpp"
@@ -32,16 +36,18 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
         context.torch.attr("compile")(trial.model, py::arg("mode") = context.job.settings.inductor_mode);
     FlatOutputs out = flatten_outputs(compiled(*context.builder->fresh_copies(trial.inputs)));
     // Inductor may legitimately round differently; it is a baseline, so note, don't fail. With
-    // blinded work there is nothing to compare with: the reference unit has noted it already.
-    if (!blinded) {
-      const auto cmp = compare_outputs(trial.expected, out.tensors, context.tolerance);
-      if (!cmp.ok) notes["inductor"]["warning"] = "differs from eager: " + cmp.reason;
-    }
+    // blinded work (no candidate code here yet) eager is run again to compare with.
+    FlatOutputs eager;
+    if (blinded) eager = flatten_outputs(trial.model(*TrialBuilder::fresh_copies(trial.inputs)));
+    const auto cmp = compare_outputs(blinded ? eager.tensors : trial.expected, out.tensors, context.tolerance);
+    if (!cmp.ok) notes["inductor"]["warning"] = "differs from eager: " + cmp.reason;
     // Correct outputs of the first trial's inputs: nothing the candidate may find later.
     std::vector<at::Tensor> keep;
     for (const char* what : {"parameters", "buffers"})
       for (auto t : trial.model.attr(what)()) keep.push_back(to_tensor(t));
-    for (const auto& t : out.tensors) {
+    std::vector<at::Tensor> correct = out.tensors;
+    correct.insert(correct.end(), eager.tensors.begin(), eager.tensors.end());
+    for (const auto& t : correct) {
       bool shared = false;
       for (const auto& k : keep) shared = shared || same_storage(t, k);
       if (!shared) poison(t);
@@ -59,12 +65,19 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
 
 ReferenceUnit::ReferenceUnit(const ProblemContext& context) : context_(context), integrity_(context.job) {}
 
-ReferenceWork ReferenceUnit::run() {
+ReferenceWork ReferenceUnit::run(bool defer_baselines) {
   ReferenceWork work;
   DeviceMemory& memory = context_.memory();
   try {
     build_trials(work);
-    measure_baselines(work);
+    if (defer_baselines) {
+      build_timing_sets(work);
+      work.baselines = context_.job.settings.baselines;
+      work.baselines_deferred = true;
+      if (integrity_.enabled("timing_witness") && !work.timing_comparison_skipped) add_witness_sets(work);
+    } else {
+      measure_baselines(work);
+    }
   } catch (const Verdict& verdict) {
     work.failure = memory.explain(verdict, phase_);
   } catch (const std::exception& e) {
@@ -244,6 +257,48 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
   work.timing_comparison_skipped = std::find(mutates.begin(), mutates.end(), true) != mutates.end();
 }
 
+// The timing witness's input sets (exec/timing_witness.hpp): seeds from the kernel's random
+// source, so no other process can build them before the controller sends them, and their
+// expected outputs. As many as fit a small budget (2 to 16): the more calls, the finer the
+// bound. witness_overhead_s is the window's work that is not calls (inputs built, outputs
+// copied from the device and hashed), measured here on the same sizes.
+void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
+  CostScope cost(integrity_);
+  const Trial& first = work.trials.front();
+  long long bytes = 0;
+  for (auto item : first.inputs)
+    if (is_tensor(item)) bytes += to_tensor(item).nbytes();
+  for (const auto& t : first.expected) bytes += t.nbytes();
+  const long long budget = context_.job.device.is_cuda() ? (1LL << 30) : (64LL << 20);
+  const auto count = std::size_t(std::clamp(budget / std::max(1LL, bytes), 2LL, 16LL));
+  const at::Device device(to_string(context_.job.device));
+  const bool poison = integrity_.enabled("stale_memory");
+  std::random_device random;
+  using Clock = std::chrono::steady_clock;
+  Clock::duration overhead{};
+  try {
+    for (std::size_t i = 0; i < count; ++i) {
+      const int seed = 1'000'000 + int(random() % 1'000'000'000u);
+      const auto built = Clock::now();
+      py::list inputs = context_.builder->build_inputs(seed);
+      overhead += Clock::now() - built;
+      work.witness_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model, inputs, poison));
+      work.witness_sets.back().model_seed = first.seed;
+      const auto copied = Clock::now();
+      for (const auto& expected : work.witness_sets.back().expected) {
+        const at::Tensor back = expected.to(device).to(at::kCPU).contiguous();
+        (void)sha256(std::string_view(static_cast<const char*>(back.data_ptr()), back.nbytes()));
+      }
+      overhead += Clock::now() - copied;
+    }
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::problem_error, "building the timing witness's input sets failed",
+                  {{"traceback", describe_python_error(e)}}};
+  }
+  work.witness_count = count;
+  work.witness_overhead_s = std::chrono::duration<double>(overhead).count();
+}
+
 // Baselines are compiled and measured before the candidate exists in this process: failing
 // candidates still get baseline times, and the interleaved run can be checked against these.
 void ReferenceUnit::measure_baselines(ReferenceWork& work) {
@@ -252,14 +307,19 @@ void ReferenceUnit::measure_baselines(ReferenceWork& work) {
   for (const auto& [name, callable] : handles_.baselines) work.baselines.push_back(name);
   build_timing_sets(work);
   prepare_timing(context_, work, integrity_, handles_);
-  if (handles_.baselines.empty() || context_.timing.mode == TimingMode::kernelbench) return;
-  ResolvedTiming quick = context_.timing;
-  quick.max_time_s = std::min(2.0, context_.timing.max_time_s / 4);
-  quick.target_ci = std::max(context_.timing.target_ci, 0.01);
+  measure_pre_import(context_, handles_.baselines, *handles_.session, work);
+}
+
+void measure_pre_import(const ProblemContext& context, const std::vector<NamedCallable>& baselines,
+                        TimingSession& session, ReferenceWork& work) {
+  if (baselines.empty() || context.timing.mode == TimingMode::kernelbench) return;
+  ResolvedTiming quick = context.timing;
+  quick.max_time_s = std::min(2.0, context.timing.max_time_s / 4);
+  quick.target_ci = std::max(context.timing.target_ci, 0.01);
   try {
-    const ProtocolRun run = handles_.session->measure(handles_.baselines, quick);
-    work.pre_import.job = context_.job;
-    handles_.session->store(run, quick, work.pre_import);
+    const ProtocolRun run = session.measure(baselines, quick);
+    work.pre_import.job = context.job;
+    session.store(run, quick, work.pre_import);
     for (const auto& [name, record] : run.variants)
       if (!record.samples_ms.empty()) work.pre_import_median_ms[name] = summarize(record.samples_ms).median;
   } catch (const VariantError& e) {

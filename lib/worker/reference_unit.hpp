@@ -29,7 +29,9 @@ class ReferenceUnit {
   explicit ReferenceUnit(const ProblemContext& context);
 
   // Everything above, in this order. A fault of the problem ends it with work.failure set.
-  ReferenceWork run();
+  // `defer_baselines`: the trials and timing sets only (work.baselines_deferred), for work a
+  // candidate unit of another process takes, which builds and times the baselines itself.
+  ReferenceWork run(bool defer_baselines = false);
   // For a candidate unit in this process: the baselines, the call audit, the timing session.
   ReferenceHandles take_handles() { return std::move(handles_); }
 
@@ -42,6 +44,7 @@ class ReferenceUnit {
   void add_alt_shape_trial(ReferenceWork& work, bool poison);
   void build_timing_sets(ReferenceWork& work);
   void measure_baselines(ReferenceWork& work);
+  void add_witness_sets(ReferenceWork& work);
 
   const ProblemContext& context_;
   IntegrityMonitor integrity_;  // for the levels and the cost of the reference-side checks
@@ -57,6 +60,12 @@ class ReferenceUnit {
 std::vector<NamedCallable> build_baselines(const ProblemContext& context, const Trial& first,
                                            const std::vector<std::string>& names, bool blinded,
                                            nlohmann::json& notes);
+
+// The pre-import run of the baselines (a short one: max_time_s <= 2 s) into work.pre_import and
+// work.pre_import_median_ms, with no candidate code in the process yet. Nothing in
+// kernelbench timing mode.
+void measure_pre_import(const ProblemContext& context, const std::vector<NamedCallable>& baselines,
+                        TimingSession& session, ReferenceWork& work);
 
 // The timing session over the work's timing sets, with their call audit (timed_call_check,
 // stale_memory): the same for a reference unit and a candidate unit rebuilding the work.

@@ -75,6 +75,15 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   }
   if (work.recheck) header["recheck"] = put_trial(*work.recheck, blob, blinded);
   header["baselines"] = work.baselines;
+  header["baselines_deferred"] = work.baselines_deferred;
+  // Blinded: not even the seeds; the controller sends them when the window opens.
+  if (!blinded) {
+    nlohmann::json witness = nlohmann::json::array();
+    for (const auto& t : work.witness_sets) witness.push_back(put_trial(t, blob, false));
+    header["witness_sets"] = witness;
+  }
+  header["witness_count"] = std::max(work.witness_count, work.witness_sets.size());
+  header["witness_overhead_s"] = work.witness_overhead_s;
   header["trial_notes"] = work.trial_notes;
   header["flags"] = work.flags;
   header["integrity_cost_s"] = work.integrity_cost_s;
@@ -104,6 +113,11 @@ ReferenceWork decode_reference_work(const std::string& bytes) {
     for (const auto& t : header.at("timing_sets")) work.timing_sets.push_back(get_trial(t, bytes, base));
     if (header.contains("recheck")) work.recheck = get_trial(header["recheck"], bytes, base);
     work.baselines = header.at("baselines").get<std::vector<std::string>>();
+    work.baselines_deferred = header.at("baselines_deferred").get<bool>();
+    if (header.contains("witness_sets"))
+      for (const auto& t : header["witness_sets"]) work.witness_sets.push_back(get_trial(t, bytes, base));
+    work.witness_count = header.at("witness_count").get<std::size_t>();
+    work.witness_overhead_s = header.at("witness_overhead_s").get<double>();
     work.trial_notes = header.at("trial_notes").get<std::vector<std::string>>();
     work.flags = header.at("flags").get<std::vector<std::string>>();
     work.integrity_cost_s = header.at("integrity_cost_s").get<double>();

@@ -33,6 +33,15 @@ struct ReferenceWork {
   std::optional<Trial> recheck;    // post_timing, on the timed instance after timing
   std::vector<Trial> timing_sets;  // set 0 is trials.front(); one expected output each
   std::vector<std::string> baselines;  // baselines the reference unit built ("eager", "inductor")
+  // The reference unit built no baselines (`baselines` are the job's names): the candidate unit
+  // of another process builds them and times them before its import, once per job, since it
+  // must build them anyway to interleave them with the candidate (reference_unit.hpp).
+  bool baselines_deferred = false;
+  // The timing witness (exec/timing_witness.hpp): fresh input sets whose seeds only the trusted
+  // side knows, with their expected outputs. The blinded copy keeps only their count.
+  std::vector<Trial> witness_sets;
+  std::size_t witness_count = 0;
+  double witness_overhead_s = 0;  // building their inputs, copying and hashing their outputs
   std::vector<std::string> trial_notes;
   std::vector<std::string> flags;      // integrity flags raised by the reference side
   double integrity_cost_s = 0;         // check work done on the reference side

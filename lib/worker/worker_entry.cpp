@@ -12,7 +12,10 @@
 #include <stdexcept>
 
 #include "core/hmac_sha256.hpp"
+#include "core/error.hpp"
 #include "exec/result_channel.hpp"
+#include "integrity/integrity_monitor.hpp"
+#include "integrity/static_analysis.hpp"
 #include "model/codec.hpp"
 #include "worker/evaluation.hpp"
 #include "worker/judge.hpp"
@@ -53,6 +56,7 @@ void close_channel_in_child() {
   if (g_result_fd >= 0) close(g_result_fd);
   g_result_fd = -1;
   set_phase_channel(-1);
+  set_witness_channel(-1);  // the parent's copy stays open: a child cannot ask in its place
 }
 
 constexpr int kForkedChildExit = 4;
@@ -84,11 +88,15 @@ void start_python_with_imports() {
 
 // Binds the channel to this process: close-on-exec so programs the candidate starts do not
 // inherit it, closed in forked children, and refused by deliver() from any other pid.
-void bind_channel(int result_fd) {
+void bind_channel(int result_fd, int witness_fd = -1) {
   fcntl(result_fd, F_SETFD, FD_CLOEXEC);
   g_worker_pid = getpid();
   g_result_fd = result_fd;
   set_phase_channel(result_fd);
+  if (witness_fd >= 0) {
+    fcntl(witness_fd, F_SETFD, FD_CLOEXEC);
+    set_witness_channel(witness_fd);
+  }
   pthread_atfork(nullptr, nullptr, close_channel_in_child);
 }
 
@@ -114,10 +122,24 @@ nlohmann::json write_document(const std::filesystem::path& out, const std::strin
   return {{"bytes", bytes.size()}, {"sha256", to_hex(sha256(bytes))}};
 }
 
-nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out) {
-  const EncodedReferenceWork work = run_reference_unit(job);
-  return {{"reference_work", write_document(out, work.full)},
-          {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
+nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out, bool defer_baselines = false) {
+  const EncodedReferenceWork work = run_reference_unit(job, defer_baselines);
+  nlohmann::json message = {{"reference_work", write_document(out, work.full)},
+                            {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
+  if (!work.witness.is_null()) message["witness"] = work.witness;
+  return message;
+}
+
+// Why this job's candidate must not share a process with its expected values, or "". Runs
+// before any candidate code; an analysis that fails counts as native (fail closed).
+std::string native_code_of(const Job& job) {
+  try {
+    return native_code_reason(analyze_candidate_source(job.candidate_file));
+  } catch (const InputError&) {
+    return "";  // unreadable: the import reports it, and nothing of the candidate runs
+  } catch (const std::exception& e) {
+    return std::string("the static analysis failed: ") + e.what();
+  }
 }
 
 nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement& placement) {
@@ -133,7 +155,7 @@ nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement&
 
 void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int key_fd,
                      const UnitPlacement& placement) {
-  bind_channel(result_fd);
+  bind_channel(result_fd, placement.witness_fd);
   Job job;
   try {
     job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
@@ -161,6 +183,13 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   try {
     if (!startup_error.empty()) throw std::runtime_error(startup_error);
     if (!placement.reference_out.empty()) deliver(write_reference_work(job, placement.reference_out));
+    if (!placement.native_reference_out.empty() && placement.reference_in.empty() &&
+        IntegrityMonitor::enabled_for(job, "native_isolation"))
+      if (const std::string native = native_code_of(job); !native.empty()) {
+        nlohmann::json reference = write_reference_work(job, placement.native_reference_out, /*defer_baselines=*/true);
+        reference["placement"] = {{"native_code", native}};
+        deliver(reference);
+      }
     message = placement.reference_in.empty() ? worker_message(evaluate_job(job))
                                              : evaluate_with_reference_file(job, placement);
   } catch (const std::exception& e) {
@@ -193,7 +222,7 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     JobResult provisional;
     provisional.job = result.job;
     apply_worker_message(nlohmann::json::parse(std::ifstream(placement.provisional)), provisional);
-    result = judge_commitment(result.job, work, commitment, std::move(provisional));
+    result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256);
   } catch (const std::exception& e) {
     result.status = Status::problem_error;
     result.message = std::string("judge error: ") + e.what();

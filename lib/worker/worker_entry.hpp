@@ -16,8 +16,13 @@ namespace kbench {
 // only the candidate unit against `reference_in`, whose SHA-256 must be `reference_sha256` (the
 // digest the trusted side reported), its commitment to `commit_out` when the work is blinded;
 // or the judge (`judge`: no Python) of `commit_in` against the full `reference_in`, given the
-// candidate unit's message `provisional`.
+// candidate unit's message `provisional`. `native_reference_out`: both units here, unless static
+// analysis finds that the candidate may run native code (native_code_reason): then only the
+// reference unit, its work written there as with `reference_out` (baselines deferred to the
+// candidate unit), the frame saying why (`placement.native_code`); the controller runs the
+// candidate unit blinded in another process (lib/exec/blinded_job.hpp).
 struct UnitPlacement {
+  std::filesystem::path native_reference_out;
   std::filesystem::path reference_out;
   std::filesystem::path reference_in;
   std::string reference_sha256;
@@ -26,6 +31,8 @@ struct UnitPlacement {
   std::filesystem::path commit_in;
   std::string commit_sha256;
   std::filesystem::path provisional;
+  std::string witness_sha256;  // with --judge: the digest the controller read at the window's end
+  int witness_fd = -1;         // the timing witness's seeds (worker/phase_signal.hpp)
 };
 
 [[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd,

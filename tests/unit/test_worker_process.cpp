@@ -45,6 +45,28 @@ TEST_CASE("the result arrives on fd 3, separate from stdout and stderr") {
   CHECK(outcome.stderr_text == "err\n");
 }
 
+TEST_CASE("the timing witness: seeds on fd 5 when asked, the window on the controller's clock") {
+  TempDir dir;
+  const std::string digest(64, 'a');
+  const auto script = "printf '%s' '" + encode_phase_line(kWitnessReadyPhase) + "' >&3; read -r seeds <&5; " +
+                      "echo \"seeds=$seeds\"; sleep 0.3; printf '%s' '" +
+                      encode_phase_line(std::string(kWitnessEndPrefix) + digest) + "' >&3; printf '%s' '" +
+                      encode_result_frame("{}", "k") + "' >&3";
+  WorkerLaunch launch;
+  launch.channel_key = "k";
+  launch.witness_seeds = "11 22 33";
+  const auto outcome = run_shell(dir, script, 30, launch);
+  CHECK(outcome.stdout_text.find("seeds=11 22 33\n") == 0);
+  REQUIRE(outcome.witness);
+  CHECK(outcome.witness->digest == digest);
+  CHECK(outcome.witness->wall_s >= 0.3);
+  CHECK(outcome.witness->wall_s < 5);
+  // No seeds for the job: fd 5 is at EOF, and no window is recorded.
+  const auto none = run_shell(dir, "if read -r seeds <&5; then echo got; else echo eof; fi", 30);
+  CHECK(none.stdout_text == "eof\n");
+  CHECK(!none.witness);
+}
+
 TEST_CASE("the job ends when an authenticated frame arrives; the worker is reaped in the background") {
   TempDir dir;
   WorkerLaunch launch;
@@ -128,12 +150,12 @@ TEST_CASE("captured output is capped to its tail") {
   CHECK(outcome.stdout_text.find("line-1999-") != std::string::npos);
 }
 
-TEST_CASE("the channel fd is not leaked beyond 3 and stdin is empty") {
+TEST_CASE("no fd is leaked beyond the channels (3, 4, 5) and stdin is empty") {
   TempDir dir;
   const auto outcome = run_shell(dir, "ls /proc/self/fd | sort -n | tr '\\n' ' '; read x && echo got-input");
-  // 0,1,2,3 (result), 4 (key), plus the fd ls itself opens for /proc/self/fd.
-  CHECK(outcome.stdout_text.find("0 1 2 3 4 ") == 0);
-  CHECK(outcome.stdout_text.find("6") == std::string::npos);
+  // 0,1,2,3 (result), 4 (key), 5 (witness seeds), plus the fd ls itself opens for /proc/self/fd.
+  CHECK(outcome.stdout_text.find("0 1 2 3 4 5 ") == 0);
+  CHECK(outcome.stdout_text.find("7") == std::string::npos);
   CHECK(outcome.stdout_text.find("got-input") == std::string::npos);
 }
 
