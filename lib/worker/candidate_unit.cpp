@@ -146,7 +146,7 @@ void CandidateUnit::rebuild_handles() {
   prepare_timing(context_, work_, integrity_, handles_);
   // Deferred by the reference unit: timed here, before the import, as it would have (one build
   // of the baselines per job).
-  if (work_.baselines_deferred) measure_pre_import(context_, handles_.baselines, *handles_.session, work_);
+  if (work_.baselines_deferred) measure_pre_import(context_, handles_.baselines, *handles_.session, work_, phase_);
 }
 
 void CandidateUnit::load_candidate() {

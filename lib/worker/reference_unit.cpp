@@ -38,7 +38,7 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
     // Inductor may legitimately round differently; it is a baseline, so note, don't fail. With
     // blinded work (no candidate code here yet) eager is run again to compare with.
     FlatOutputs eager;
-    if (blinded) eager = flatten_outputs(trial.model(*TrialBuilder::fresh_copies(trial.inputs)));
+    if (blinded) eager = flatten_outputs(trial.model(*context.builder->fresh_copies(trial.inputs)));
     const auto cmp = compare_outputs(blinded ? eager.tensors : trial.expected, out.tensors, context.tolerance);
     if (!cmp.ok) notes["inductor"]["warning"] = "differs from eager: " + cmp.reason;
     // Correct outputs of the first trial's inputs: nothing the candidate may find later.
@@ -307,11 +307,11 @@ void ReferenceUnit::measure_baselines(ReferenceWork& work) {
   for (const auto& [name, callable] : handles_.baselines) work.baselines.push_back(name);
   build_timing_sets(work);
   prepare_timing(context_, work, integrity_, handles_);
-  measure_pre_import(context_, handles_.baselines, *handles_.session, work);
+  measure_pre_import(context_, handles_.baselines, *handles_.session, work, phase_);
 }
 
 void measure_pre_import(const ProblemContext& context, const std::vector<NamedCallable>& baselines,
-                        TimingSession& session, ReferenceWork& work) {
+                        TimingSession& session, ReferenceWork& work, std::string& phase) {
   if (baselines.empty() || context.timing.mode == TimingMode::kernelbench) return;
   ResolvedTiming quick = context.timing;
   quick.max_time_s = std::min(2.0, context.timing.max_time_s / 4);
@@ -323,7 +323,7 @@ void measure_pre_import(const ProblemContext& context, const std::vector<NamedCa
     for (const auto& [name, record] : run.variants)
       if (!record.samples_ms.empty()) work.pre_import_median_ms[name] = summarize(record.samples_ms).median;
   } catch (const VariantError& e) {
-    phase_ = "baseline " + e.variant;
+    phase = "baseline " + e.variant;
     throw Verdict{Status::problem_error, fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
                   {{"traceback", e.traceback}}};
   }

@@ -63,9 +63,10 @@ std::vector<NamedCallable> build_baselines(const ProblemContext& context, const 
 
 // The pre-import run of the baselines (a short one: max_time_s <= 2 s) into work.pre_import and
 // work.pre_import_median_ms, with no candidate code in the process yet. Nothing in
-// kernelbench timing mode.
+// kernelbench timing mode. A baseline that fails names itself in `phase` (what an out-of-memory
+// error is blamed on).
 void measure_pre_import(const ProblemContext& context, const std::vector<NamedCallable>& baselines,
-                        TimingSession& session, ReferenceWork& work);
+                        TimingSession& session, ReferenceWork& work, std::string& phase);
 
 // The timing session over the work's timing sets, with their call audit (timed_call_check,
 // stale_memory): the same for a reference unit and a candidate unit rebuilding the work.
