@@ -27,6 +27,7 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-dev python
           libpq-dev  # optional: `kbench history --db postgresql://...`
           chromium   # the HTML report render tests (tests/render)
           slurm-wlm  # the real single-node Slurm of tests/cluster/test_slurm.sh
+          zsh        # the shell-completion test (kbench completion zsh)
           postgresql)  # the real PostgreSQL server of the history tests
 missing=()
 for package in "${PACKAGES[@]}"; do

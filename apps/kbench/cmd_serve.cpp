@@ -85,7 +85,8 @@ void add_serve_command(CLI::App& app) {
 }
 #else
 void add_serve_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("serve", "Serve evaluations over HTTP (not in this build: no cpp-httplib)");
+  // The same description as the real command: docs/cli.md's --help block holds on both builds.
+  auto* cmd = app.add_subcommand("serve", "Serve evaluations over HTTP: the reward service for RL (docs/serve.md)");
   cmd->allow_extras();
   cmd->callback([] {
     throw EnvironmentError("this kbench was built without cpp-httplib, so `kbench serve` is left out: "

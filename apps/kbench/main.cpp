@@ -6,6 +6,7 @@
 
 #include "cli_main.hpp"
 #include "commands.hpp"
+#include "shell_completion.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
@@ -33,9 +34,13 @@ void check_subcommand_name(CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   kbench::record_command_line(argc, argv);  // results files record it (model/run_info.hpp)
+  // The name is fixed so --help and docs/cli.md say `kbench`, not the path it was started by.
   CLI::App app{"kbench: trustworthy correctness and speed evaluation of GPU kernels "
-               "(Triton, CUDA, PyTorch) against PyTorch eager and TorchInductor."};
-  app.set_version_flag("--version", kbench::kVersion);
+               "(Triton, CUDA, PyTorch) against PyTorch eager and TorchInductor.",
+               "kbench"};
+  // `kbench 0.1.0 (commit 1a2b3c4)`: the same version as the package, and the build's commit.
+  static const std::string version = fmt::format("kbench {} (commit {})", kbench::kVersion, kbench::build_git_commit());
+  app.set_version_flag("--version", version);
   app.require_subcommand(1);
   app.footer(kbench::cli::kExitCodesFooter);
   kbench::cli::add_run_command(app);
@@ -50,6 +55,7 @@ int main(int argc, char** argv) {
   kbench::cli::add_cache_command(app);
   kbench::cli::add_prompt_command(app);
   kbench::cli::add_serve_command(app);
+  kbench::cli::add_completion_command(app);  // last: it walks every command added above
   return kbench::cli::run_cli(app, argc, argv, [&] {
     kbench::cli::exec_worker_command_if_named(argc, argv);
     check_subcommand_name(app, argc, argv);

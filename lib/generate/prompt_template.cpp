@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "exec/worker_process.hpp"
 
 namespace kbench {
 namespace {
@@ -28,6 +29,10 @@ const std::vector<std::string> kPlaceholders = {"problem_id", "problem_source", 
 
 std::filesystem::path prompts_dir() {
   if (const char* dir = std::getenv("KBENCH_PROMPTS_DIR"); dir && *dir) return dir;
+  // Installed (cmake --install, the wheel): PREFIX/bin/kbench beside PREFIX/share/kbench/prompts.
+  std::error_code ignored;
+  const auto installed = self_executable().parent_path().parent_path() / "share" / "kbench" / "prompts";
+  if (std::filesystem::is_directory(installed, ignored)) return installed;
   return std::filesystem::path(KBENCH_SOURCE_PROMPTS_DIR);
 }
 

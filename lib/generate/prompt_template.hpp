@@ -21,7 +21,8 @@ struct PromptInputs {
   std::string device;   // device_facts()
 };
 
-// $KBENCH_PROMPTS_DIR, else the checkout's configs/prompts.
+// $KBENCH_PROMPTS_DIR, else PREFIX/share/kbench/prompts of an installed kbench, else the
+// checkout's configs/prompts.
 std::filesystem::path prompts_dir();
 
 // The template file `settings.prompt` names (a path, or a built-in name for the backend).

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <map>
 
 #include "core/text.hpp"
+#include "report/text_table.hpp"
 
 namespace kbench {
 namespace {
@@ -100,15 +100,18 @@ nlohmann::json suite_listing_json(const Suite& suite, std::size_t total_problems
 
 std::string suite_listing_text(const Suite& suite, std::size_t total_problems) {
   const auto files = all_candidates(suite);
-  std::size_t id_width = 2;
-  for (const auto& p : suite.problems) id_width = std::max(id_width, p.id.size());
   std::string out = fmt::format("suite '{}' ({})\n", suite.name, display_path(suite.file));
-  out += fmt::format("{:<{}}  {:>5}  {:<28}  {:>10}  {}\n", "ID", id_width, "LEVEL", "TAGS",
-                     "CANDIDATES", "SIZES");
+  TextTable table({"ID", "LEVEL", "TAGS", "CANDIDATES", "SIZES"}, {false, true, false, true, false});
   for (std::size_t i = 0; i < suite.problems.size(); ++i) {
     const auto& p = suite.problems[i];
-    out += fmt::format("{:<{}}  {:>5}  {:<28}  {:>10}  {}\n", p.id, id_width, p.level,
-                       p.tags.empty() ? "-" : join(p.tags, ","), files[i].size(), sizes_text(p));
+    table.add_row({p.id, std::to_string(p.level), p.tags.empty() ? "-" : join(p.tags, ","),
+                   std::to_string(files[i].size()), sizes_text(p)});
+  }
+  // Each problem's row, then its notes: degenerate reason and candidate files.
+  out += table.header_lines();
+  for (std::size_t i = 0; i < suite.problems.size(); ++i) {
+    const auto& p = suite.problems[i];
+    out += table.row_line(i);
     if (p.degenerate_reason) out += "    degenerate: " + *p.degenerate_reason + "\n";
     for (const auto& f : files[i]) out += "    " + display_path(f) + "\n";
   }
@@ -130,22 +133,16 @@ std::string suite_listing_text(const Suite& suite, std::size_t total_problems) {
 }
 
 std::string planned_jobs_text(const Suite& suite, const std::vector<Job>& jobs, const Device& device) {
-  std::size_t id_width = 2, candidate_width = 9;
-  for (const auto& j : jobs) {
-    id_width = std::max(id_width, j.problem_id.size());
-    candidate_width = std::max(candidate_width, j.candidate.size());
-  }
   std::string out = fmt::format("dry run: suite '{}': {}, {} on {}; nothing is run\n", suite.name,
                                 count(suite.problems.size(), "problem"), count(jobs.size(), "evaluation"),
                                 to_string(device));
-  out += fmt::format("{:>5}  {:<{}}  {:>5}  {:<{}}  {}\n", "#", "PROBLEM", id_width, "LEVEL",
-                     "CANDIDATE", candidate_width, "FILE");
+  TextTable table({"#", "PROBLEM", "LEVEL", "CANDIDATE", "FILE"}, {true, false, true, false, false});
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const auto& j = jobs[i];
-    out += fmt::format("{:>5}  {:<{}}  {:>5}  {:<{}}  {}\n", i + 1, j.problem_id, id_width, j.level,
-                       j.candidate, candidate_width, display_path(j.candidate_file));
+    table.add_row({std::to_string(i + 1), j.problem_id, std::to_string(j.level), j.candidate,
+                   display_path(j.candidate_file)});
   }
-  return out;
+  return out + table.str();
 }
 
 }  // namespace kbench

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -19,6 +20,16 @@ std::string python_executable() {
 
 void start_python() {
   const std::string executable = python_executable();
+  // Without this, a missing interpreter starts the system Python, which fails later and less
+  // clearly ("No module named 'torch'"). An installed kbench outlives the venv it was built with.
+  std::error_code ignored;
+  if (!std::filesystem::exists(executable, ignored)) {
+    const char* override_path = std::getenv("KBENCH_PYTHON");
+    throw EnvironmentError(fmt::format(
+        "{} does not exist ({}); set KBENCH_PYTHON to the python that has torch, e.g. "
+        "KBENCH_PYTHON=~/.cache/kbench/venv/bin/python (scripts/setup.sh makes it)",
+        executable, override_path && *override_path ? "KBENCH_PYTHON" : "the Python kbench was built with"));
+  }
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
   // program_name makes getpath find the venv's pyvenv.cfg, so sys.prefix and site-packages are

@@ -3,6 +3,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -186,4 +188,69 @@ TEST_CASE("history trend and slurm refuse a non-finite or negative --fail-on-reg
       CHECK(out.output.find("[0, 1000000]") != std::string::npos);
     }
   }
+}
+
+namespace {
+
+// Runs `script` in `shell` with the completion script of this kbench loaded; what it prints.
+std::string run_in_shell(const std::string& shell, const std::string& script) {
+  const std::string file = "/tmp/kbench-completion-test-" + std::to_string(getpid()) + "." + shell;
+  REQUIRE(run_kbench("completion " + shell + " > " + file).exit_code == 0);
+  const std::string command = shell + " -c '" + "source " + file + "; " +
+                              script + "' 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  pclose(pipe);
+  std::remove(file.c_str());
+  return output;
+}
+
+}  // namespace
+
+TEST_CASE("bash completion comes from the CLI definition: subcommands, nested ones, options") {
+  const auto complete = [](const std::string& line_words, int cword) {
+    return run_in_shell("bash", "COMP_WORDS=(" + line_words + "); COMP_CWORD=" + std::to_string(cword) +
+                                    "; _kbench; echo \"${COMPREPLY[*]}\"");
+  };
+  CHECK(complete("kbench ru", 1) == "run\n");
+  CHECK(complete("kbench c", 1) == "compare check-candidate cache completion\n");
+  CHECK(complete("kbench history t", 2) == "trend\n");
+  CHECK(complete("kbench run suite.yaml --dev", 2 + 1) == "--device\n");
+  CHECK(complete("kbench history trend --fail", 3) == "--fail-on-regression\n");
+  // The internal `worker` subcommand is hidden, as in --help.
+  CHECK(complete("kbench work", 1).find("worker") == std::string::npos);
+  CHECK(run_kbench("completion fish").exit_code == 2);
+}
+
+TEST_CASE("zsh completion parses and describes the same commands") {
+  // The generated tables as zsh reads them (_describe itself needs a live completion widget).
+  const auto out = run_in_shell("zsh", "_kbench_children \"history\"; print -l -- $reply; "
+                                       "_kbench_options \"run\"; print -l -- $reply | grep -c .");
+  CHECK(out.find("add:Store one results JSON") != std::string::npos);
+  CHECK(out.find("trend:") != std::string::npos);
+  const auto count = std::stoi(out.substr(out.find_last_of('\n', out.size() - 2) + 1));
+  CHECK(count > 30);  // run's flags, each with its help line
+  CHECK(run_in_shell("zsh", "print ok").find("ok") != std::string::npos);
+}
+
+TEST_CASE("the --help blocks of docs/cli.md are what kbench prints") {
+  std::ifstream in(kbench::test::kSourceDir / "docs" / "cli.md");
+  REQUIRE(in);
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  int blocks = 0;
+  for (std::size_t at = doc.find("```\n$ kbench "); at != std::string::npos;
+       at = doc.find("```\n$ kbench ", at + 1)) {
+    const auto line_end = doc.find('\n', at + 4);
+    const std::string arguments = doc.substr(at + 13, line_end - (at + 13));
+    if (arguments.find("--help") == std::string::npos) continue;
+    const auto block_end = doc.find("\n```", line_end);
+    const std::string shown = doc.substr(line_end + 1, block_end - line_end);
+    INFO("docs/cli.md block: kbench " << arguments << " (regenerate it from the binary's output)");
+    CHECK(run_kbench(arguments).output == shown);
+    ++blocks;
+  }
+  CHECK(blocks >= 4);
 }
