@@ -89,6 +89,9 @@ def main():
     ap.add_argument("--max-queue", type=int, default=32)
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--client-deadline", type=float, default=1800, help="seconds one request may take, 429s included")
+    ap.add_argument("--max-seconds", type=float, default=0,
+                    help="stop sending new requests after this many seconds (0: send all); every request sent "
+                         "is still checked, the ones not sent are reported as such")
     args = ap.parse_args()
 
     every = max(1, round(1 / args.hostile)) if args.hostile > 0 else 0
@@ -135,6 +138,8 @@ def main():
 
     def one(item):
         rid, problem, path, _ = item
+        if args.max_seconds and time.time() - started > args.max_seconds:
+            return rid, None, "not sent"
         deadline = time.time() + args.client_deadline
         body = {"problem_id": problem, "source": sources[path], "request_id": rid}
         while True:
@@ -163,13 +168,17 @@ def main():
 
     replies = {}
     failures = []
+    not_sent = set()
     with concurrent.futures.ThreadPoolExecutor(args.clients) as pool:
         for rid, reply, failure in pool.map(one, plan):
-            if failure:
+            if failure == "not sent":
+                not_sent.add(rid)
+            elif failure:
                 failures.append((rid, failure))
             else:
                 replies[rid] = reply
     elapsed = time.time() - started
+    plan = [p for p in plan if p[0] not in not_sent]  # what was sent is what is checked
 
     # Idempotency: resubmit every 50th id; the same result, nothing run again.
     _, _, raw = http.call("GET", "/metrics")
@@ -212,7 +221,10 @@ def main():
     rss_first = max((kb for _, kb in rss_samples[:third]), default=0)
     rss_last = max((kb for _, kb in rss_samples[-third:]), default=0)
 
-    print(f"soak: {len(replies)}/{args.requests} results in {elapsed:.0f} s "
+    if not_sent:
+        print(f"soak: --max-seconds {args.max_seconds:.0f}: {len(not_sent)} of {args.requests} requests not sent; "
+              f"the {len(plan)} sent are checked")
+    print(f"soak: {len(replies)}/{len(plan)} results in {elapsed:.0f} s "
           f"({len(replies) / elapsed:.2f} evaluations/s); statuses {dict(sorted(statuses.items()))}")
     if walls:
         print(f"soak: worker wall median {walls[len(walls) // 2]:.2f} s, p99 {walls[int(len(walls) * 0.99)]:.2f} s; "
