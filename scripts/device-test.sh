@@ -26,7 +26,11 @@ step "build"
 start=$(date +%s)
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE="$PYTHON" \
   > "$OUTDIR/configure.log" 2>&1 || { tail -30 "$OUTDIR/configure.log"; exit 1; }
-cmake --build "$BUILD" --parallel "$(nproc)" > "$OUTDIR/build.log" 2>&1 || { grep -E "error" -A3 "$OUTDIR/build.log" | head -60; exit 1; }
+# KBENCH_DEVICE_TARGETS=kbench builds only the two executables (no tests): a fresh machine's
+# build in about half the time, for calls that run no ctest stage.
+targets=()
+for target in ${KBENCH_DEVICE_TARGETS:-}; do targets+=(--target "$target"); done
+cmake --build "$BUILD" --parallel "$(nproc)" "${targets[@]}" > "$OUTDIR/build.log" 2>&1 || { grep -E "error" -A3 "$OUTDIR/build.log" | head -60; exit 1; }
 build_s=$(( $(date +%s) - start ))
 echo "built in ${build_s} s"
 

@@ -268,11 +268,16 @@ ProblemCheckOutcome check_problem_in_worker(const Job& job, const std::filesyste
   std::string why;
   const auto payload = decode_result_frame(outcome.channel_bytes, outcome.channel_key, &why);
   if (payload) {
-    checked.report = nlohmann::json::parse(*payload, nullptr, false);
-    if (!checked.report.is_discarded() && checked.report.is_object()) return checked;
+    try {
+      checked.report = problem_report_from_json(nlohmann::json::parse(*payload), "validation frame");
+      return checked;
+    } catch (const std::exception& e) {  // a malformed frame: say so, as the error
+      checked.report.error = std::string("malformed validation frame: ") + e.what();
+      return checked;
+    }
   }
   // No valid frame: the reason (timeout, memory, signal) as `run` states it.
-  checked.report = {{"error", interpret_outcome(job, outcome).message}};
+  checked.report.error = interpret_outcome(job, outcome).message;
   return checked;
 }
 

@@ -13,6 +13,7 @@
 #include "device/device_resolution.hpp"
 #include "model/job.hpp"
 #include "model/job_result.hpp"
+#include "model/problem_report.hpp"
 #include "exec/worker_process.hpp"
 
 namespace kbench {
@@ -72,7 +73,7 @@ JobResult run_job_held(const Job& job, const std::filesystem::path& job_dir, con
 // --validate`, lib/worker/problem_validation.py) with the job's limits. `report` is the worker's
 // {"checks", "peak_memory_bytes"}, or {"error"} (also when it died: timeout, memory, signal).
 struct ProblemCheckOutcome {
-  nlohmann::json report;
+  ProblemReport report;
   std::uint64_t peak_host_memory_bytes = 0;  // the worker tree's peak RSS (watchdog scan)
   double wall_s = 0;
 };

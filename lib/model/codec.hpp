@@ -13,6 +13,7 @@
 #include "model/job.hpp"
 #include "model/job_result.hpp"
 #include "model/json_fields.hpp"
+#include "model/problem_report.hpp"
 #include "model/run_info.hpp"
 
 namespace kbench {
@@ -52,6 +53,11 @@ JournalLine journal_line_from_json(const nlohmann::json& json, const std::string
 // command_line, started_at, finished_at); fields a 1.0 file lacks read as their defaults.
 void write_run_info(const RunInfo& run, nlohmann::json& results_file);
 RunInfo read_run_info(const JsonFields& results_file);
+
+// The worker's `--validate` frame: {"checks": [{name, ok, detail}], "peak_memory_bytes",
+// "peak_rss_bytes"} or {"error"}.
+nlohmann::json to_json(const ProblemReport& report);
+ProblemReport problem_report_from_json(const nlohmann::json& json, const std::string& where);
 
 // A device name in a file: "cpu", "cuda" or "cuda:N"; anything else is a CodecError.
 Device device_from_json(const JsonFields& fields, const char* key);

@@ -28,19 +28,17 @@ ProblemValidation judge(const Job& job, const Problem& problem, ProblemCheckOutc
   v.id = job.problem_id;
   v.report = std::move(outcome.report);
   // The worker's own ru_maxrss; the watchdog's figure when the worker died before reporting.
-  v.peak_host_memory_bytes =
-      std::max<std::uint64_t>(outcome.peak_host_memory_bytes, v.report.value("peak_rss_bytes", std::uint64_t(0)));
+  v.peak_host_memory_bytes = std::max(outcome.peak_host_memory_bytes, v.report.peak_rss_bytes);
   v.wall_s = outcome.wall_s;
-  if (v.report.contains("error")) {
-    v.failures.push_back("worker: " + v.report["error"].get<std::string>());
+  if (v.report.error) {
+    v.failures.push_back("worker: " + *v.report.error);
     return v;
   }
   bool only_degeneracy = true;
-  for (const auto& check : v.report.value("checks", nlohmann::json::array())) {
-    if (check.value("ok", false)) continue;
-    const auto name = check.value("name", "?");
-    v.failures.push_back(name + ": " + check.value("detail", ""));
-    only_degeneracy = only_degeneracy && is_degeneracy_check(name);
+  for (const auto& check : v.report.checks) {
+    if (check.ok) continue;
+    v.failures.push_back(check.name + ": " + check.detail);
+    only_degeneracy = only_degeneracy && is_degeneracy_check(check.name);
   }
   v.known_degenerate = !v.failures.empty() && only_degeneracy && problem.degenerate_reason.has_value();
   v.ok = v.failures.empty() || v.known_degenerate;
@@ -51,21 +49,19 @@ ProblemValidation judge(const Job& job, const Problem& problem, ProblemCheckOutc
 
 std::string validation_line(const ProblemValidation& v) {
   std::string memory;
-  const auto& device_peak = v.report.value("peak_memory_bytes", nlohmann::json());
-  if (device_peak.is_number())
-    memory = fmt::format("peak {} on the GPU, ", bytes_text(device_peak.get<double>()));
+  if (v.report.peak_device_memory_bytes)
+    memory = fmt::format("peak {} on the GPU, ", bytes_text(double(*v.report.peak_device_memory_bytes)));
   memory += fmt::format("{} host RSS", bytes_text(double(v.peak_host_memory_bytes)));
   std::string notes;
   if (!v.failures.empty()) {
     notes = join(v.failures, "; ");
   } else {
     std::vector<std::string> parts;
-    for (const auto& check : v.report.value("checks", nlohmann::json::array())) {
-      const auto name = check.value("name", "");
+    for (const auto& check : v.report.checks) {
       // e.g. "output (8, 16) torch.float32, deterministic: bit-exact, inductor ok"
-      if (name == "runs") parts.push_back(check.value("detail", ""));
-      if (name == "deterministic") parts.push_back("deterministic: " + check.value("detail", ""));
-      if (name == "inductor") parts.push_back("inductor ok");
+      if (check.name == "runs") parts.push_back(check.detail);
+      if (check.name == "deterministic") parts.push_back("deterministic: " + check.detail);
+      if (check.name == "inductor") parts.push_back("inductor ok");
     }
     notes = join(parts, ", ");
   }

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/problem_report.hpp"
 #include "run/selection.hpp"
 
 namespace kbench {
@@ -33,7 +34,7 @@ struct ProblemValidation {
   // constant pass): a problem the suite marks `degenerate: true` does not fail on them.
   bool known_degenerate = false;
   std::vector<std::string> failures;  // "check: detail"
-  nlohmann::json report;              // the worker's {"checks", "peak_memory_bytes"} or {"error"}
+  ProblemReport report;               // the worker's checks, or the error that stopped them
   std::uint64_t peak_host_memory_bytes = 0;
   double wall_s = 0;
 };

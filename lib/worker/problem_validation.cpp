@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include "problem_validation_source.hpp"  // generated: kProblemValidationSource
+#include "model/codec.hpp"
 #include "model/tolerance.hpp"
 #include "worker/python_runtime.hpp"
 
@@ -11,7 +12,7 @@ namespace py = pybind11;
 
 namespace kbench {
 
-nlohmann::json validate_problem(const Job& job, bool inductor) {
+ProblemReport validate_problem(const Job& job, bool inductor) {
   const Tolerance defaults = default_tolerance(job.settings.dtype);
   const nlohmann::json request = {{"problem_file", job.problem_file.string()},
                                   {"device", to_string(job.device)},
@@ -27,9 +28,11 @@ nlohmann::json validate_problem(const Job& job, bool inductor) {
     scope["__name__"] = "kbench_problem_validation";
     py::exec(kProblemValidationSource, scope);
     const auto text = scope["validate"](request.dump()).cast<std::string>();
-    return nlohmann::json::parse(text);
+    return problem_report_from_json(nlohmann::json::parse(text), "validation report");
   } catch (const py::error_already_set& e) {
-    return {{"error", describe_python_error(e)}};
+    ProblemReport failed;
+    failed.error = describe_python_error(e);
+    return failed;
   }
 }
 

@@ -1,14 +1,13 @@
 #pragma once
 // `kbench worker --validate`: checks a problem file on the device (lib/worker/problem_validation.py)
 // for `kbench validate` (lib/run/problem_validator.cpp). No candidate is involved.
-#include <nlohmann/json.hpp>
-
 #include "model/job.hpp"
+#include "model/problem_report.hpp"
 
 namespace kbench {
 
-// {"checks": [{"name", "ok", "detail"}], "peak_memory_bytes": N|null}, or {"error": "..."}
-// when the validation itself could not run. Python must be started.
-nlohmann::json validate_problem(const Job& job, bool inductor);
+// Each check's verdict, or the error when the validation itself could not run (the Python side's
+// JSON read through the codec, model/codec.hpp). Python must be started.
+ProblemReport validate_problem(const Job& job, bool inductor);
 
 }  // namespace kbench

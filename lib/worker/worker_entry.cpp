@@ -207,7 +207,7 @@ void worker_validate(const std::filesystem::path& job_file, bool inductor, int r
     start_python_with_imports();
     // GPU work, as a run's shared phases: no `run` worker times on this GPU meanwhile.
     GpuLock::instance().hold(GpuLock::Mode::shared);
-    message = validate_problem(job, inductor);
+    message = to_json(validate_problem(job, inductor));
   } catch (const std::exception& e) {
     message = {{"error", e.what()}};
   }

@@ -273,3 +273,71 @@ TEST_CASE("kbench run --turns 3: each evaluation's feedback goes back to the mod
   REQUIRE(replayed["results"].size() == 6);
   for (std::size_t i = 0; i < 6; ++i) CHECK(replayed["results"][i]["status"] == results["results"][i]["status"]);
 }
+
+TEST_CASE("kbench run --turns 3: killed mid-conversation, --resume finishes it without redoing a turn", "[agent]") {
+  test::TempDir dir;
+  const auto suite = dir.write(
+      "suite.yaml", "suite: agent-kill\ndefaults: {seeds: 1, baselines: [eager], timing: {warmup: 1, min_samples: 2, "
+                    "max_time_s: 0.2}}\ngenerate:\n  model: m\n  samples: 2\n  turns: 3\nproblems:\n"
+                    "  - {id: add_one, file: " + (test::kDataDir / "problems/add_one.py").string() + "}\n");
+  const std::string ok_code = "```python\n" + read_all(test::kDataDir / "candidates/add_one_ok.py") + "```\n";
+  // Every reply is the correct candidate: six evaluations, each a worker run of a few seconds.
+  test::ScriptedOpenAI server(json{{"default", {{"content", "Here:\n" + ok_code}}}});
+  const auto journal = dir.path() / "r.json.journal.jsonl";
+  const std::string args = "run " + suite.string() + " --device cpu --base-url " + server.base_url() +
+                           " --generate-cache " + (dir.path() / "cache.sqlite").string() + " -o " +
+                           (dir.path() / "r.json").string();
+  const pid_t child = fork();
+  if (child == 0) {
+    setpgid(0, 0);
+    const std::string command = test::kKbench.string() + " " + args + " >/dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(child, child);
+  // Kill once two evaluations are journaled (header + 2 lines): the conversations are mid-way.
+  auto journal_lines = [&] {
+    std::ifstream in(journal);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) lines.push_back(line);
+    return lines;
+  };
+  for (int i = 0; i < 6000 && journal_lines().size() < 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(-child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  const auto kept = journal_lines();
+  REQUIRE(kept.size() >= 3);
+  REQUIRE(kept.size() < 7);  // not all six: the kill came mid-run
+  // The evaluations done before the kill, by (sample, turn), with their start times.
+  std::map<std::pair<int, int>, json> done_before;
+  for (std::size_t i = 1; i < kept.size(); ++i) {
+    const auto line = json::parse(kept[i]);
+    const auto& r = line["result"];
+    done_before[{r["generation"]["sample"].get<int>(), r["generation"]["turn"].get<int>()}] = r["schedule"];
+  }
+  const std::size_t requests_before = server.requests().size();
+
+  const auto out = test::run_kbench(args + " --resume");
+  INFO(out.output);
+  REQUIRE(out.exit_code == 0);
+  const auto results = json::parse(std::ifstream(dir.path() / "r.json"));
+  REQUIRE(results["results"].size() == 6);
+  CHECK(results["complete"] == true);
+  std::set<std::pair<int, int>> seen;
+  for (const auto& r : results["results"]) {
+    const std::pair<int, int> where{r["generation"]["sample"].get<int>(), r["generation"]["turn"].get<int>()};
+    CHECK(seen.insert(where).second);  // each (sample, turn) once
+    CHECK(r["status"] == "ok");
+    // A turn evaluated before the kill is the journal's result, not a second evaluation.
+    if (done_before.count(where)) CHECK(r["schedule"] == done_before[where]);
+  }
+  CHECK(seen.size() == 6);
+  // Replies the killed run had stored come from the cache: over both runs, the five requests of
+  // a whole run (turn 1 with n = 2, then one per conversation and turn) plus at most the one in
+  // flight at the kill.
+  INFO(requests_before << " requests before the kill");
+  CHECK(server.requests().size() <= 6);
+  CHECK(validate_against_schema(dir.path() / "r.json") == 0);
+}

@@ -276,3 +276,35 @@ TEST_CASE("this build knows its commit and records its command line") {
   CHECK(run.started_at.size() == 20);
   CHECK(run.finished_at.empty());
 }
+
+TEST_CASE("the --validate frame round-trips, and a malformed one names its JSON path") {
+  ProblemReport report;
+  report.checks = {{"runs", true, "output (8, 16) torch.float32"}, {"not_zeros", false, "zeros pass"}};
+  report.peak_device_memory_bytes = 1u << 20;
+  report.peak_rss_bytes = 123456;
+  const ProblemReport back = problem_report_from_json(to_json(report), "frame");
+  REQUIRE(back.checks.size() == 2);
+  CHECK(back.checks[1].name == "not_zeros");
+  CHECK_FALSE(back.checks[1].ok);
+  CHECK(back.checks[0].detail == "output (8, 16) torch.float32");
+  CHECK(back.peak_device_memory_bytes == report.peak_device_memory_bytes);
+  CHECK(back.peak_rss_bytes == 123456);
+  CHECK_FALSE(back.error);
+
+  ProblemReport failed;
+  failed.error = "ImportError: no module named foo";
+  CHECK(problem_report_from_json(to_json(failed), "frame").error == failed.error);
+  // On the CPU the device peak is null.
+  CHECK_FALSE(problem_report_from_json(nlohmann::json::parse(R"({"checks": [], "peak_memory_bytes": null})"), "f")
+                  .peak_device_memory_bytes);
+
+  const auto bad = nlohmann::json::parse(R"({"checks": [{"name": "runs", "ok": "yes"}]})");
+  std::string message;
+  try {
+    problem_report_from_json(bad, "frame");
+  } catch (const CodecError& e) {
+    message = e.what();
+  }
+  CHECK(message.find("frame.checks[0].ok") != std::string::npos);
+  CHECK_THROWS_AS(problem_report_from_json(nlohmann::json::parse(R"({"checks": 3})"), "frame"), CodecError);
+}
