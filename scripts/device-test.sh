@@ -3,7 +3,9 @@
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
 # KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench;
-# also falsepos, buildcache, cudalaunch, honest, and throughput for a machine with several GPUs); the build always
+# also falsepos, buildcache, cudalaunch, honest, kbmemory (full-size KernelBench from KB_DIR,
+# default .kb: SUBSET=memory of benchmarks/kernelbench/aa_run.sh, docs/memory.md), and
+# throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
 set -uo pipefail
@@ -286,6 +288,19 @@ if want bench; then
         || tail -5 "$OUTDIR/ncu-$suite.err"
     done
   fi
+fi
+
+if want kbmemory; then
+step "kbmemory: full-size KernelBench A/A, subset ${KBENCH_KB_SUBSET:-memory} (docs/memory.md)"
+KB="${KB_DIR:-$ROOT/.kb}"
+if [ -d "$KB/KernelBench" ]; then
+  SUBSET="${KBENCH_KB_SUBSET:-memory}" KBENCH="$BUILD/bin/kbench" PYTHON="$PYTHON" \
+    RUN_TIMEOUT_S="${KBENCH_KB_RUN_S:-420}" "$ROOT/benchmarks/kernelbench/aa_run.sh" "$KB" "$OUTDIR/kbmemory" \
+    > "$OUTDIR/kbmemory.txt" 2>&1 || status=1
+  cat "$OUTDIR/kbmemory.txt"
+else
+  echo "kbmemory: no KernelBench checkout in $KB (set KB_DIR)"; status=1
+fi
 fi
 
 step "summary"

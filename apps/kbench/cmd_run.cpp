@@ -145,6 +145,11 @@ void add_run_command(CLI::App& app) {
                   "import (a per-GPU lock)")
       ->check(CLI::Range(1, 16))
       ->group("Execution");
+  run->add_option("--device-memory-gb", options->device_memory_gb,
+                  "Memory shared out to the workers of each device (default: 95% of each GPU's; the "
+                  "CPU unbounded); jobs are admitted by it (docs/memory.md)")
+      ->check(documented_range("--device-memory-gb"))
+      ->group("Execution");
   run->add_option("--prestart", options->prestart,
                   "Start each slot's next two workers (Python, torch, triton imports) while the current "
                   "job runs (default: on with CUDA; off on the CPU, where the imports would compete "
@@ -191,6 +196,8 @@ void add_run_command(CLI::App& app) {
     for (const auto& o : options->outputs) output_paths.push_back(o.path);
     std::FILE* table = table_stream(output_paths);
     std::fputs(("\n" + terminal_table(report) + "\n" + summary_line(report) + "\n").c_str(), table);
+    if (const auto memory = memory_summary_line(report); !memory.empty())
+      std::fprintf(table, "%s\n", memory.c_str());
     if (report.generation)
       std::fprintf(table, "%s\n", generation_summary_line(generation_totals(report.results)).c_str());
     if (report.generation && report.generation->turns > 1)

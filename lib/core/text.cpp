@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <fmt/format.h>
+
 namespace kbench {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -95,6 +97,15 @@ std::string printable(std::string_view text) {
     i += length;
   }
   return out;
+}
+
+}  // namespace kbench
+
+namespace kbench {
+
+std::string bytes_text(double bytes) {
+  if (bytes >= double(1ull << 30)) return fmt::format("{:.2f} GiB", bytes / double(1ull << 30));
+  return fmt::format("{:.1f} MiB", bytes / double(1ull << 20));
 }
 
 }  // namespace kbench

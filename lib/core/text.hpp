@@ -21,6 +21,9 @@ std::uint64_t fnv1a(std::string_view text);
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
+// "6.40 GiB" or "512.0 MiB": memory sizes in messages and tables.
+std::string bytes_text(double bytes);
+
 }  // namespace kbench
 
 namespace kbench {

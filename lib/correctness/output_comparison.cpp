@@ -9,6 +9,9 @@
 namespace kbench {
 namespace {
 
+// Elements compared at a time (2^22: 32 MiB per float64 temporary).
+constexpr int64_t kComparisonChunk = int64_t(1) << 22;
+
 std::string shape_of(const at::Tensor& t) {
   std::ostringstream out;
   out << t.sizes();
@@ -32,46 +35,59 @@ ComparisonResult compare_one(const at::Tensor& expected, const at::Tensor& actua
     return fail(fmt::format("shape {} expected, got {}", shape_of(expected), shape_of(actual)));
   if (expected.numel() == 0) return r;
   at::Tensor e = expected.detach();
-  at::Tensor a = actual.detach().to(expected.device());
+  at::Tensor a = actual.detach();
   if (at::isComplexType(e.scalar_type())) {  // compare real and imaginary parts alike
     e = at::view_as_real(e.resolve_conj());
     a = at::view_as_real(a.resolve_conj());
   }
-
-  at::Tensor bad;
-  if (at::isFloatingType(e.scalar_type())) {
-    const at::Tensor e64 = e.to(at::kDouble);
-    const at::Tensor a64 = a.to(at::kDouble);
-    const at::Tensor diff = (a64 - e64).abs();
-    const at::Tensor limit = tolerance.atol + tolerance.rtol * e64.abs();
-    const at::Tensor both_nan = e64.isnan() & a64.isnan();
-    // Equal infinities give a NaN difference; they are a match, unequal ones are not.
-    const at::Tensor same_inf = e64.isinf() & (a64 == e64);
-    // Where the reference is not finite the limit is infinite too, so only exact matches count.
-    const at::Tensor close = ((diff <= limit) & e64.isfinite()) | both_nan | same_inf;
-    bad = close.logical_not();
-    const at::Tensor finite = diff.isfinite();
-    if (finite.any().item<bool>()) {
-      const at::Tensor finite_diff = diff.masked_select(finite);
-      r.max_abs_error = finite_diff.max().item<double>();
-      const at::Tensor rel = finite_diff / e64.abs().masked_select(finite).clamp_min(1e-30);
-      r.max_rel_error = rel.max().item<double>();
+  e = e.reshape(-1);
+  a = a.reshape(-1);  // stays on its device: each chunk is copied over on its own
+  const bool floating = at::isFloatingType(e.scalar_type());
+  const int64_t n = e.numel();
+  int64_t bad_count = 0;
+  // In chunks: the float64 temporaries of a whole 6 GiB output would need about 80 GiB of host
+  // memory at once (docs/memory.md); per chunk they take a few hundred MiB.
+  for (int64_t begin = 0; begin < n; begin += kComparisonChunk) {
+    const int64_t end = std::min(n, begin + kComparisonChunk);
+    const at::Tensor ec = e.slice(0, begin, end);
+    const at::Tensor ac = a.slice(0, begin, end).to(e.device());
+    at::Tensor bad;
+    if (floating) {
+      const at::Tensor e64 = ec.to(at::kDouble);
+      const at::Tensor a64 = ac.to(at::kDouble);
+      const at::Tensor diff = (a64 - e64).abs();
+      const at::Tensor limit = tolerance.atol + tolerance.rtol * e64.abs();
+      const at::Tensor both_nan = e64.isnan() & a64.isnan();
+      // Equal infinities give a NaN difference; they are a match, unequal ones are not.
+      const at::Tensor same_inf = e64.isinf() & (a64 == e64);
+      // Where the reference is not finite the limit is infinite too, so only exact matches count.
+      const at::Tensor close = ((diff <= limit) & e64.isfinite()) | both_nan | same_inf;
+      bad = close.logical_not();
+      const at::Tensor finite = diff.isfinite();
+      if (finite.any().item<bool>()) {
+        const at::Tensor finite_diff = diff.masked_select(finite);
+        r.max_abs_error = std::max(r.max_abs_error, finite_diff.max().item<double>());
+        const at::Tensor rel = finite_diff / e64.abs().masked_select(finite).clamp_min(1e-30);
+        r.max_rel_error = std::max(r.max_rel_error, rel.max().item<double>());
+      }
+    } else {
+      bad = ac.ne(ec);
+      if (bad.any().item<bool>())
+        r.max_abs_error = std::max(r.max_abs_error,
+                                   (ac.to(at::kDouble) - ec.to(at::kDouble)).abs().max().item<double>());
     }
-  } else {
-    bad = a.ne(e);
-    if (bad.any().item<bool>()) r.max_abs_error = (a.to(at::kDouble) - e.to(at::kDouble)).abs().max().item<double>();
+    const int64_t chunk_bad = bad.sum().item<int64_t>();
+    if (chunk_bad > 0 && bad_count == 0) r.first_bad_index = begin + bad.nonzero().index({0, 0}).item<int64_t>();
+    bad_count += chunk_bad;
   }
-  const int64_t bad_count = bad.sum().item<int64_t>();
   if (bad_count == 0) return r;
-  r.mismatched_fraction = double(bad_count) / double(e.numel());
-  r.first_bad_index = bad.reshape(-1).nonzero().index({0, 0}).item<int64_t>();
+  r.mismatched_fraction = double(bad_count) / double(n);
   const auto flat = r.first_bad_index;
   return fail(fmt::format(
       "{} of {} elements differ (max abs err {:.3g}, max rel err {:.3g}; first at flat index {}: "
       "expected {:.6g}, got {:.6g}; atol {:g}, rtol {:g})",
-      bad_count, e.numel(), r.max_abs_error, r.max_rel_error, flat,
-      e.reshape(-1)[flat].to(at::kDouble).item<double>(),
-      a.reshape(-1)[flat].to(at::kDouble).item<double>(), tolerance.atol, tolerance.rtol));
+      bad_count, n, r.max_abs_error, r.max_rel_error, flat, e[flat].to(at::kDouble).item<double>(),
+      a[flat].to(at::kDouble).item<double>(), tolerance.atol, tolerance.rtol));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -112,6 +113,12 @@ JobResult run_blinded_job(const Job& job, const std::filesystem::path& job_dir,
   std::filesystem::remove(judge_dir / "work");
   if (!message_of(judged)) return trusted_failure(job, "judge", judged);
   JobResult result = interpret_outcome(job, judged);
+  // The job's host peak is its largest process's (the GPU figures are the candidate worker's,
+  // from its provisional frame).
+  if (result.memory)
+    for (const WorkerOutcome* o : std::initializer_list<const WorkerOutcome*>{&referenced, &candidate_outcome})
+      result.memory->host_peak_rss_bytes = std::max<long long>(
+          result.memory->host_peak_rss_bytes, static_cast<long long>(std::max(o->peak_memory_bytes, o->peak_resident_bytes)));
   isolation["judge_worker_s"] = judged.wall_s;
   result.diagnostics["isolation"] = isolation;
   return result;

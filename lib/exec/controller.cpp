@@ -23,6 +23,7 @@
 #include "exec/blinded_job.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/job_queue.hpp"
+#include "exec/memory_ledger.hpp"
 #include "exec/lock_wait.hpp"
 #include "exec/prestarted_job.hpp"
 #include "exec/result_channel.hpp"
@@ -43,6 +44,16 @@ std::vector<WorkerSlot> plan_slots(const std::vector<Device>& devices, std::opti
     slots.push_back(slot);
   }
   return slots;
+}
+
+std::map<std::string, long long> device_memory(const std::vector<WorkerSlot>& slots) {
+  std::map<std::string, long long> memory;
+  for (const auto& slot : slots)
+    if (slot.device && slot.device->is_cuda() && !memory.count(to_string(*slot.device)))
+      // 95%: the driver, other processes' contexts and fragmentation need the rest.
+      memory[to_string(*slot.device)] = static_cast<long long>(
+          0.95 * double(cuda::total_memory_bytes(slot.device->index.value_or(0))));
+  return memory;
 }
 
 namespace {
@@ -107,7 +118,15 @@ void note_harness_overhead(JobResult& result) {
 }
 }  // namespace
 
-JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome) {
+bool needs_device_alone(const JobResult& result) {
+  const auto& oom = result.diagnostics.value("out_of_memory", nlohmann::json::object());
+  if (!oom.is_object() || oom.value("alone", true)) return false;
+  return oom.value("memory", "") == "gpu" || oom.value("planned", false);
+}
+
+namespace {
+
+JobResult interpret_frame(const Job& job, const WorkerOutcome& outcome) {
   JobResult result;
   result.job = job;
   result.wall_s = outcome.wall_s;
@@ -160,6 +179,17 @@ JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome) {
   result.diagnostics["exit_code"] = outcome.exit_code;
   result.diagnostics["signal"] = outcome.signal;
   attach_output();
+  return result;
+}
+
+}  // namespace
+
+JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome) {
+  JobResult result = interpret_frame(job, outcome);
+  // The host side of every job, whatever became of its worker: the watchdog's peak.
+  if (!result.memory) result.memory = MemoryUsage{};
+  result.memory->host_peak_rss_bytes =
+      static_cast<long long>(std::max(outcome.peak_memory_bytes, outcome.peak_resident_bytes));
   return result;
 }
 
@@ -223,6 +253,8 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   const auto launch_in = [&](const std::filesystem::path& dir) {
     std::optional<ExtensionCache> other;
     WorkerLaunch launch = job_launch(job, dir, slot, dir == job_dir ? cache : other, cache_off);
+    // Every process of the job reads the one grant the ledger wrote in the job dir (run_jobs).
+    launch.env["KBENCH_MEMORY_GRANT"] = std::filesystem::absolute(memory_grant_file(job_dir)).string();
     if (hold && first_launch)
       launch.hold_until = [&] {
         const bool released = hold();
@@ -263,7 +295,7 @@ ProblemCheckOutcome check_problem_in_worker(const Job& job, const std::filesyste
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Interrupted{};
   ProblemCheckOutcome checked;
-  checked.peak_host_memory_bytes = outcome.peak_memory_bytes;
+  checked.peak_host_memory_bytes = std::max(outcome.peak_memory_bytes, outcome.peak_resident_bytes);
   checked.wall_s = outcome.wall_s;
   std::string why;
   const auto payload = decode_result_frame(outcome.channel_bytes, outcome.channel_key, &why);
@@ -327,6 +359,11 @@ std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options) {
   const std::size_t prestart_depth = options.runner ? 0 : std::size_t(std::max(0, options.prestart));
   auto job_dir = [&](std::size_t index) { return options.work_dir / fmt::format("job-{:04d}", index); };
 
+  std::map<std::string, int> slots_per_device;
+  for (const auto& slot : slots)
+    if (slot.device) ++slots_per_device[to_string(*slot.device)];
+  MemoryLedger ledger(options.device_memory_bytes, slots_per_device);
+
   // One thread per slot around the blocking run_worker_process; the fork+exec child code is
   // async-signal-safe, so forking from several threads is fine. Jobs are claimed under `mutex`,
   // so they start in push order.
@@ -365,7 +402,28 @@ std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options) {
         continue;
       }
       try {
-        JobResult result = current ? current->release() : runner(queue.job(index), job_dir(index), slot);
+        const Job& job = queue.job(index);
+        // The ledger's key: the device's name.
+        const std::string device = to_string(slot.device.value_or(job.device));
+        // Admission by memory: wait for a grant beside the other workers on this GPU.
+        auto grant = ledger.acquire(device, ledger.estimate(device, job.problem_id), stopping);
+        if (!grant) return;  // stopping: a pre-started worker is cancelled when `current` drops
+        if (ledger.bounded(device)) write_memory_grant(job_dir(index), *grant);
+        JobResult result = current ? current->release() : runner(job, job_dir(index), slot);
+        ledger.release(*grant);
+        if (ledger.bounded(device) && !grant->alone && needs_device_alone(result)) {
+          // Its shared grant was too small: once more, with the whole device.
+          grant = ledger.acquire(device, ledger.capacity(device), stopping);
+          if (!grant) return;
+          const auto alone_dir = options.work_dir / fmt::format("job-{:04d}-alone", index);
+          write_memory_grant(alone_dir, *grant);
+          const std::string first = result.message;
+          result = runner(job, alone_dir, slot);
+          ledger.release(*grant);
+          result.diagnostics["memory_retry"] = {{"first_attempt", first}, {"alone", true}};
+        }
+        if (result.memory && result.memory->gpu_peak_reserved_bytes)
+          ledger.learn(job.problem_id, *result.memory->gpu_peak_reserved_bytes);
         if (result.schedule) result.schedule->slot = slot_index;
         std::lock_guard lock(mutex);
         ++finished;

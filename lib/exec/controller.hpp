@@ -4,6 +4,7 @@
 // spawns, watches and reads.
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct ControllerOptions {
   // Two, because the imports (about 4 s on the H200 machine) can take longer than a small
   // evaluation. 0: a process is started when its job starts. Only with the default runner.
   int prestart = 2;
+  // Device -> usable memory in bytes: jobs on it are admitted by memory (exec/memory_ledger.hpp)
+  // and told their grant. Devices not named (the CPU) are not bounded.
+  std::map<std::string, long long> device_memory_bytes;
   // Called, one call at a time, when a job starts and when it finishes (in completion order),
   // so progress and reports can be updated as the run goes. `index` is the job's plan index.
   std::function<void(std::size_t index, const Job& job, int slot)> on_start;
@@ -54,6 +58,10 @@ struct ControllerOptions {
 // per device in `lock_dir`.
 std::vector<WorkerSlot> plan_slots(const std::vector<Device>& devices, std::optional<int> jobs,
                                    int workers_per_gpu, const std::filesystem::path& lock_dir);
+
+// Device -> 95% of its total memory (cuDeviceTotalMem) for the CUDA devices among `slots`: what
+// the memory ledger shares out (keyed by the device's name). Empty on the CPU.
+std::map<std::string, long long> device_memory(const std::vector<WorkerSlot>& slots);
 
 // Starts a probe worker that imports torch/triton and reports versions and the device.
 // Throws EnvironmentError with the worker's error when Python or torch is unusable.
@@ -89,6 +97,10 @@ class JobQueue;
 std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options);
 // The same over a fixed plan, `options.skip` marking jobs already done.
 std::size_t run_jobs(const std::vector<Job>& jobs, const ControllerOptions& options);
+
+// The worker ran out of GPU memory (or planned it would) on a grant shared with other workers:
+// the controller runs it again with the whole device (docs/memory.md#admission).
+bool needs_device_alone(const JobResult& result);
 
 // Maps a finished worker to a result (exposed for tests).
 JobResult interpret_outcome(const Job& job, const WorkerOutcome& outcome);

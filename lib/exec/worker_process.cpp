@@ -317,6 +317,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     if (now >= next_scan) {
       // Tracks every descendant (for the final sweep) and watches the host-memory limit.
       const std::uint64_t resident = tree->scan();
+      outcome.peak_resident_bytes = std::max(outcome.peak_resident_bytes, resident);
       next_scan = now + kScanPeriod;
       // The quick sum counts pages shared by forked children once per child; confirm with the
       // proportional sizes, which are slower to read (at most once a second when under).

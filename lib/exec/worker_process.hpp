@@ -57,6 +57,9 @@ struct WorkerOutcome {
   double timeout_limit_s = 0;
   bool memory_exceeded = false;
   std::uint64_t peak_memory_bytes = 0;
+  // Peak of the quick resident-set sum over the tree, every scan (pages shared by forked
+  // children counted once per child): the host figure every result reports.
+  std::uint64_t peak_resident_bytes = 0;
   bool interrupted = false;  // kbench itself was interrupted; the job did not finish
   // A complete, authenticated result frame arrived: the job ended there, and the worker is
   // being killed and reaped in the background (exec/background_reaper.hpp).

@@ -43,7 +43,7 @@ std::string IntegrityMonitor::trial_name(const Trial& trial) const {
   return fmt::format("{} trial, seed {}", to_string(trial.kind), trial.seed);
 }
 
-void IntegrityMonitor::before_import(const std::vector<Trial>& trials) {
+void IntegrityMonitor::before_import(const std::vector<Trial>& trials, long long sweep_bytes) {
   CostScope cost(*this);
   if (enabled("stale_memory")) {
     // The reference's own outputs were poisoned when the trials were built; the baselines'
@@ -51,10 +51,16 @@ void IntegrityMonitor::before_import(const std::vector<Trial>& trials) {
     // the allocator's free lists (CPU malloc, CUDA caching allocator) and overwrites them.
     // The expected outputs themselves are on the host; the sweep is on the job's device.
     const at::Device device(to_string(job_.device));
+    // Bounded by the memory plan: full-size problems (outputs of GBs) would otherwise ask
+    // for kPoisonSweep x trials x outputs at once; the largest freed blocks come back first.
     std::vector<at::Tensor> sweep;
+    long long swept = 0;
     for (const auto& trial : trials)
       for (const auto& expected : trial.expected)
         for (int i = 0; i < kPoisonSweep; ++i) {
+          const auto bytes = static_cast<long long>(expected.nbytes());
+          if (sweep_bytes > 0 && swept + bytes > sweep_bytes) break;
+          swept += bytes;
           sweep.push_back(at::empty(expected.sizes(), expected.options().device(device)));
           poison(sweep.back());
         }

@@ -33,8 +33,9 @@ class IntegrityMonitor {
   static bool enabled_for(const Job& job, const char* check);
 
   // Reference outputs exist; the candidate does not yet. Poisons recycled allocator blocks of
-  // the outputs' sizes, runs the static analysis and snapshots the interpreter.
-  void before_import(const std::vector<Trial>& trials);
+  // the outputs' sizes (at most `sweep_bytes` at once; 0: no bound), runs the static analysis
+  // and snapshots the interpreter.
+  void before_import(const std::vector<Trial>& trials, long long sweep_bytes = 0);
   // The candidate module is imported: installs the call tracer, compares the snapshot.
   void after_import(const std::string& problem_code_file);
 

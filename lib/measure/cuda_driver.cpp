@@ -49,6 +49,7 @@ struct Driver {
   decltype(&::cuEventElapsedTime) event_elapsed = nullptr;
   decltype(&::cuDeviceGetAttribute) device_get_attribute = nullptr;
   decltype(&::cuDeviceGetPCIBusId) device_get_pci_bus_id = nullptr;
+  decltype(&::cuDeviceTotalMem) device_total_mem = nullptr;
   decltype(&::cuModuleLoadData) module_load_data = nullptr;
   decltype(&::cuModuleGetFunction) module_get_function = nullptr;
   decltype(&::cuLaunchKernel) launch_kernel = nullptr;
@@ -107,6 +108,7 @@ Driver load_driver() {
             resolve_symbol(library, d.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime") &&
             resolve_symbol(library, d.device_get_attribute, "cuDeviceGetAttribute") &&
             resolve_symbol(library, d.device_get_pci_bus_id, "cuDeviceGetPCIBusId") &&
+            resolve_symbol(library, d.device_total_mem, "cuDeviceTotalMem_v2") &&
             resolve_symbol(library, d.module_load_data, "cuModuleLoadData") &&
             resolve_symbol(library, d.module_get_function, "cuModuleGetFunction") &&
             resolve_symbol(library, d.launch_kernel, "cuLaunchKernel") &&
@@ -186,6 +188,12 @@ long long l2_cache_bytes(int index) {
   check(driver().device_get_attribute(&bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device_handle(index)),
         "cuDeviceGetAttribute");
   return bytes;
+}
+
+long long total_memory_bytes(int index) {
+  std::size_t bytes = 0;
+  check(driver().device_total_mem(&bytes, device_handle(index)), "cuDeviceTotalMem");
+  return static_cast<long long>(bytes);
 }
 
 std::string pci_bus_id(int index) {
@@ -271,6 +279,7 @@ int device_count() { return 0; }
 std::string device_name(int) { throw EnvironmentError(kNoCuda); }
 std::string driver_version() { return ""; }
 long long l2_cache_bytes(int) { return 0; }
+long long total_memory_bytes(int) { return 0; }
 std::string pci_bus_id(int) { return ""; }
 EventPair::EventPair(int) { throw EnvironmentError(kNoCuda); }
 EventPair::~EventPair() = default;

@@ -22,6 +22,8 @@ std::string kernel_driver_release();
 
 // L2 cache size in bytes of device `index` (0 when unknown).
 long long l2_cache_bytes(int index);
+// Memory of device `index` in bytes (cuDeviceTotalMem; no context is created).
+long long total_memory_bytes(int index);
 // PCI bus id ("0000:19:00.0") of device `index`, to find the same GPU in NVML.
 std::string pci_bus_id(int index);
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/job.hpp"
+#include "model/memory_usage.hpp"
 #include "model/status.hpp"
 #include "measure/confidence.hpp"
 #include "measure/sample_stats.hpp"
@@ -62,6 +63,7 @@ struct JobResult {
   std::map<std::string, SpeedupEstimate> speedups;     // per baseline, for correct candidates
   double wall_s = 0;
   std::optional<ScheduleInfo> schedule;  // absent in files written before it existed
+  std::optional<MemoryUsage> memory;     // absent: a worker that died, or files before it existed
 };
 
 // The variants timed against each other; "candidate" is always first.

@@ -101,16 +101,28 @@ nlohmann::json speedups_json(const JobResult& r) {
   return out;
 }
 
+// A result's `memory` (model/memory_usage.hpp), absent in frames and files before it existed.
+std::optional<MemoryUsage> memory_from_json(const JsonFields& j) {
+  if (!j.has("memory")) return std::nullopt;
+  try {
+    return memory_usage_from_json(j.at("memory"));
+  } catch (const std::exception& e) {
+    j.fail("memory", e.what());
+  }
+}
+
 }  // namespace
 
 nlohmann::json worker_message(const JobResult& result) {
   nlohmann::json timings = nlohmann::json::object();
   for (const auto& [name, m] : result.timings) timings[name] = raw_measurement_json(m);
-  return {{"status", to_string(result.status)},
-          {"message", result.message},
-          {"diagnostics", result.diagnostics},
-          {"protocol", result.protocol},
-          {"timings", timings}};
+  nlohmann::json message = {{"status", to_string(result.status)},
+                            {"message", result.message},
+                            {"diagnostics", result.diagnostics},
+                            {"protocol", result.protocol},
+                            {"timings", timings}};
+  if (result.memory) message["memory"] = to_json(*result.memory);
+  return message;
 }
 
 void apply_worker_message(const nlohmann::json& message, JobResult& result) {
@@ -120,6 +132,7 @@ void apply_worker_message(const nlohmann::json& message, JobResult& result) {
   result.diagnostics = j.object("diagnostics");
   result.protocol = j.object_or("protocol", nlohmann::json::object());
   result.timings = timings_from_json(j);
+  result.memory = memory_from_json(j);
   derive_statistics(result);
 }
 
@@ -145,6 +158,7 @@ nlohmann::json result_json(const JobResult& r) {
                         {"speedup_vs_inductor", optional_json(speedup_vs(r, "inductor"))},
                         {"wall_s", r.wall_s}};
   if (r.job.origin) out["generation"] = to_json(*r.job.origin);
+  if (r.memory) out["memory"] = to_json(*r.memory);
   if (r.schedule) {
     out["schedule"] = {{"slot", r.schedule->slot},
                        {"device", to_string(r.schedule->device)},
@@ -176,6 +190,7 @@ JobResult result_from_json(const nlohmann::json& json, const std::string& where,
                               s.number("start_unix_s", "unix_s"), s.number("end_unix_s", "unix_s")};
   }
   if (j.has("generation")) r.job.origin = candidate_origin_from_json(j.at("generation"), j.path("generation"));
+  r.memory = memory_from_json(j);
   derive_statistics(r);  // never trust the file's figures
   return r;
 }

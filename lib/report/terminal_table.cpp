@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "report/cells.hpp"
 #include "report/summary_metrics.hpp"
 #include "report/text_table.hpp"
@@ -55,6 +56,32 @@ std::string summary_line(const RunReport& report) {
       "Inductor {} | vs eager {} (over correct candidates; device {}, {})",
       m.pass_at_1, m.correct, m.evaluations, m.problems, beats, geo(m.geomean_speedup_vs_inductor),
       geo(m.geomean_speedup_vs_eager), to_string(report.device), timer);
+}
+
+std::string memory_summary_line(const RunReport& report) {
+  long long gpu = 0, host = 0;
+  std::string gpu_at, host_at;
+  int out_of_memory = 0, alone_again = 0;
+  for (const auto& r : report.results) {
+    out_of_memory += r.diagnostics.contains("out_of_memory");
+    alone_again += r.diagnostics.contains("memory_retry");
+    if (!r.memory) continue;
+    if (r.memory->gpu_peak_reserved_bytes && *r.memory->gpu_peak_reserved_bytes > gpu) {
+      gpu = *r.memory->gpu_peak_reserved_bytes;
+      gpu_at = r.job.problem_id;
+    }
+    if (r.memory->host_peak_rss_bytes > host) {
+      host = r.memory->host_peak_rss_bytes;
+      host_at = r.job.problem_id;
+    }
+  }
+  if (!gpu && !host && !out_of_memory) return "";
+  std::string line = "memory:";
+  if (gpu) line += fmt::format(" peak GPU {} ({})", bytes_text(double(gpu)), gpu_at);
+  if (host) line += fmt::format("{} peak host {} ({})", gpu ? "," : "", bytes_text(double(host)), host_at);
+  if (out_of_memory) line += fmt::format("; {} out of memory", out_of_memory);
+  if (alone_again) line += fmt::format("; {} run again alone on the GPU", alone_again);
+  return line;
 }
 
 std::string environment_line(const nlohmann::json& environment, const Device& device) {

@@ -18,11 +18,6 @@ bool is_degeneracy_check(const std::string& name) {
   return name == "depends_on_input" || name == "not_zeros" || name == "not_constant";
 }
 
-std::string bytes_text(double bytes) {
-  if (bytes >= double(1ull << 30)) return fmt::format("{:.2f} GiB", bytes / double(1ull << 30));
-  return fmt::format("{:.1f} MiB", bytes / double(1ull << 20));
-}
-
 ProblemValidation judge(const Job& job, const Problem& problem, ProblemCheckOutcome outcome) {
   ProblemValidation v;
   v.id = job.problem_id;

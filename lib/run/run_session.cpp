@@ -205,6 +205,15 @@ RunReport RunSession::run() {
   controller.work_dir = s.setup.work_dir;
   controller.slots = s.slots;
   controller.prestart = s.setup.prestart ? 2 : 0;
+  controller.device_memory_bytes = device_memory(s.slots);
+  if (s.setup.device_memory_gb) {
+    const auto cap = static_cast<long long>(*s.setup.device_memory_gb * double(1LL << 30));
+    for (const auto& slot : s.slots) {
+      if (!slot.device) continue;
+      auto& bytes = controller.device_memory_bytes[to_string(*slot.device)];
+      bytes = bytes > 0 ? std::min(bytes, cap) : cap;
+    }
+  }
   controller.stop = [&s] { return s.failed.load(); };
   controller.on_start = [&s](std::size_t index, const Job& job, int) {
     std::lock_guard lock(s.mutex);

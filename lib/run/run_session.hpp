@@ -45,6 +45,10 @@ struct SessionSetup {
   std::optional<int> jobs;           // worker slots (plan_slots)
   int workers_per_gpu = 2;
   bool prestart = false;
+  // Memory the ledger shares out per device (docs/memory.md#admission): default 95% of each
+  // GPU's, the CPU unbounded; given, it caps every device, the CPU included (a host-memory
+  // analogue that the CPU tests use).
+  std::optional<double> device_memory_gb;
   // Already probed (generation needs the target's facts first); else the probe runs beside
   // the first jobs and every result waits for it.
   std::optional<nlohmann::json> environment;

@@ -162,6 +162,7 @@ Suite load_run_suite(const SuiteRunOptions& options) {
 void apply_scheduling(const SuiteRunOptions& options, const Device& device, SessionSetup& setup) {
   setup.jobs = options.jobs;
   setup.workers_per_gpu = options.workers_per_gpu.value_or(2);
+  setup.device_memory_gb = options.device_memory_gb;
   setup.prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
 }
 

@@ -38,6 +38,9 @@ struct SuiteRunOptions {
   // Scheduling (docs/cli.md): worker slots (default: one per GPU x workers_per_gpu, 1 on CPU).
   std::optional<int> jobs;
   std::optional<int> workers_per_gpu;  // default 2 on CUDA
+  // Memory the ledger shares out per device (docs/memory.md#admission); default 95% of each
+  // GPU's, the CPU unbounded. Given, it bounds the CPU too (the host-memory analogue).
+  std::optional<double> device_memory_gb;
   std::optional<std::string> prestart;  // "on" / "off"; default on with CUDA, off on the CPU
   // Journal (default: next to results_file; none without one) and --resume.
   std::optional<std::filesystem::path> journal;

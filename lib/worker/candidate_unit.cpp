@@ -24,6 +24,12 @@ Status candidate_fault_status(const std::string& type, Status otherwise) {
   return otherwise;
 }
 
+void record(const Verdict& verdict, JobResult& result) {
+  result.status = verdict.status;
+  result.message = verdict.message;
+  result.diagnostics.update(verdict.diagnostics);
+}
+
 }  // namespace
 
 CandidateUnit::CandidateUnit(const ProblemContext& context, ReferenceWork& work, ReferenceHandles handles)
@@ -34,6 +40,7 @@ CandidateUnit::CandidateUnit(const ProblemContext& context, ReferenceWork& work,
 }
 
 JobResult CandidateUnit::run() {
+  DeviceMemory& memory = context_.memory();
   JobResult result;
   result.job = job_;
   result.timings = work_.pre_import.timings;
@@ -45,7 +52,10 @@ JobResult CandidateUnit::run() {
     auto& gpu = GpuLock::instance();
     gpu.hold(GpuLock::Mode::shared);
     if (!handles_.session) rebuild_handles();
-    integrity_.before_import(work_.trials);
+    // The stale-memory sweep gets what the memory plan leaves free (docs/memory.md).
+    phase_ = "harness";
+    integrity_.before_import(work_.trials, work_.sweep_bytes);
+    phase_ = "candidate";
     gpu.hold(GpuLock::Mode::none);
     // Extension builds before any candidate code runs (docs/extensions.md), lock released.
     prepare_extension_builds(job_);
@@ -56,7 +66,10 @@ JobResult CandidateUnit::run() {
     integrity_.after_checks();
     nlohmann::json kinds = nlohmann::json::array();
     for (const auto& trial : work_.trials) kinds.push_back(to_string(trial.kind));
-    result.diagnostics["correctness"] = {{"seeds_checked", job_.settings.seeds},
+    // Fewer than `seeds` when the memory plan could not keep them (the notes say why).
+    int seeds_checked = 0;
+    for (const auto& trial : work_.trials) seeds_checked += trial.kind == TrialKind::seed;
+    result.diagnostics["correctness"] = {{"seeds_checked", seeds_checked},
                                          {"trials", kinds},
                                          {"max_abs_error", bounds_.max_abs_error},
                                          {"max_rel_error", bounds_.max_rel_error},
@@ -67,10 +80,15 @@ JobResult CandidateUnit::run() {
     recheck_after_timing();
     result.status = Status::ok;
   } catch (const Verdict& verdict) {
-    result.status = verdict.status;
-    result.message = verdict.message;
-    result.diagnostics.update(verdict.diagnostics);
+    record(memory.explain(verdict, phase_), result);
+  } catch (const std::exception& e) {
+    // Allocation failures thrown from C++ (c10::OutOfMemoryError) outside any Python call.
+    if (!out_of_memory_kind(e.what())) throw;
+    record(memory.explain(Verdict{Status::runtime_error, e.what()}, phase_), result);
   }
+  result.memory = memory.usage();
+  // The reference unit planned in another process: its footprint and plan came with the work.
+  if (result.memory->plan.empty()) result.memory->plan = work_.memory_plan;
   if (handles_.audit) {
     for (auto& call : handles_.audit->take_commitments()) commitment_.calls.push_back(std::move(call));
     integrity_.add_cost(handles_.audit->seconds());
@@ -97,6 +115,14 @@ void CandidateUnit::rebuild_handles() {
     }
   }
   if (work_.recheck) context_.rebuild(*work_.recheck, &trials.front());
+  // The reference unit's memory plan: the extra trials past those it kept on the device wait on
+  // the host here too, in the order it placed them (trials, then the recheck).
+  if (work_.trials_on_device >= 0 && job_.device.is_cuda()) {
+    int placed = 0;
+    for (std::size_t i = 1; i < trials.size(); ++i)
+      if (placed++ >= work_.trials_on_device) context_.builder->keep_on_host(trials[i], true);
+    if (work_.recheck && placed >= work_.trials_on_device) context_.builder->keep_on_host(*work_.recheck, false);
+  }
   handles_.baselines = build_baselines(context_, trials.front(), work_.baselines, work_.blinded, baseline_notes_);
   prepare_timing(context_, work_, integrity_, handles_);
 }
@@ -159,7 +185,7 @@ py::object CandidateUnit::build_candidate(const Trial& trial) {
 
 void CandidateUnit::check_candidate(const Trial& trial) {
   py::object candidate = build_candidate(trial);
-  py::tuple args = TrialBuilder::fresh_copies(trial.inputs);
+  py::tuple args = context_.builder->fresh_copies(trial.inputs);
   if (trial.kind == TrialKind::seed && !timed_candidate_) recheck_args_ = args;
   check_call(trial, candidate, args);
   if (!timed_candidate_) timed_candidate_ = candidate;
@@ -202,7 +228,7 @@ void CandidateUnit::check_call(const Trial& trial, const py::object& candidate, 
 void CandidateUnit::recheck_after_timing() {
   if (!work_.recheck) return;
   CostScope cost(integrity_);
-  py::tuple args = TrialBuilder::fresh_copies(work_.recheck->inputs);
+  py::tuple args = context_.builder->fresh_copies(work_.recheck->inputs);
   bool reuse = recheck_args_.size() == args.size();
   for (std::size_t i = 0; reuse && i < args.size(); ++i)
     reuse = is_tensor(args[i]) && is_tensor(recheck_args_[i]) &&
@@ -222,6 +248,7 @@ void CandidateUnit::measure_with_candidate(JobResult& result) {
   try {
     run = handles_.session->measure(variants, context_.timing);
   } catch (const VariantError& e) {
+    if (e.variant != "candidate") phase_ = "baseline " + e.variant;
     if (e.variant != "candidate")
       throw Verdict{Status::problem_error,
                     fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
@@ -269,7 +296,7 @@ void CandidateUnit::check_kernel_share() {
   CostScope cost(integrity_);
   std::optional<KernelShare> share;
   try {
-    share = measure_kernel_share(timed_candidate_, TrialBuilder::fresh_copies(work_.trials.front().inputs),
+    share = measure_kernel_share(timed_candidate_, context_.builder->fresh_copies(work_.trials.front().inputs),
                                  integrity_.own_kernels());
   } catch (const py::error_already_set& e) {
     integrity_.note("kernel_share_error", describe_python_error(e, 1000));

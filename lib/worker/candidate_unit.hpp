@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 
 #include <optional>
+#include <string>
 
 #include "model/job_result.hpp"
 #include "worker/commitment.hpp"
@@ -49,6 +50,7 @@ class CandidateUnit {
   pybind11::tuple recheck_args_;
   ErrorBounds bounds_;
   Commitment commitment_;  // blinded work: what the judge compares
+  std::string phase_ = "harness";  // whose work is running: what an out-of-memory error names
 };
 
 }  // namespace kbench

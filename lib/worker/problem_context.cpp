@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "worker/python_runtime.hpp"
 #include "worker/reference_work.hpp"
 #include "worker/verdict.hpp"
@@ -37,6 +39,15 @@ ProblemContext::ProblemContext(const Job& job_) : job(job_) {
     throw Verdict{Status::problem_error, "the problem file failed to import",
                   {{"traceback", describe_python_error(e)}}};
   }
+}
+
+DeviceMemory& ProblemContext::memory() const {
+  if (!memory_) {
+    const char* grant = std::getenv("KBENCH_MEMORY_GRANT");
+    memory_ = std::make_unique<DeviceMemory>(torch, device, job.device.is_cuda(),
+                                             grant ? std::filesystem::path(grant) : std::filesystem::path());
+  }
+  return *memory_;
 }
 
 Tolerance job_tolerance(const Job& job) {

@@ -10,6 +10,7 @@
 #include "model/job.hpp"
 #include "measure/timing_config.hpp"
 #include "model/tolerance.hpp"
+#include "worker/device_memory.hpp"
 #include "worker/trial.hpp"
 
 namespace kbench {
@@ -24,6 +25,11 @@ struct ProblemContext {
   // `first` is seed trial 0 (already rebuilt), whose model timing sets and the recheck share.
   void rebuild(Trial& trial, const Trial* first) const;
 
+  // The job's device memory (worker/device_memory.hpp): its grant from the file the controller
+  // names in KBENCH_MEMORY_GRANT, its footprint, plan and peaks, shared by both units. Made at
+  // the first call, under the GPU lock: reading the device's memory creates the CUDA context.
+  DeviceMemory& memory() const;
+
   const Job& job;
   pybind11::module_ torch;
   pybind11::object device;
@@ -33,6 +39,9 @@ struct ProblemContext {
   std::unique_ptr<TrialBuilder> builder;
   ResolvedTiming timing;
   Tolerance tolerance;
+
+ private:
+  mutable std::unique_ptr<DeviceMemory> memory_;
 };
 
 // The job's tolerance: its atol/rtol, else the dtype's defaults.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/text.hpp"
 #include "correctness/output_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "measure/sample_stats.hpp"
@@ -29,7 +30,7 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
   try {
     py::object compiled =
         context.torch.attr("compile")(trial.model, py::arg("mode") = context.job.settings.inductor_mode);
-    FlatOutputs out = flatten_outputs(compiled(*TrialBuilder::fresh_copies(trial.inputs)));
+    FlatOutputs out = flatten_outputs(compiled(*context.builder->fresh_copies(trial.inputs)));
     // Inductor may legitimately round differently; it is a baseline, so note, don't fail. With
     // blinded work there is nothing to compare with: the reference unit has noted it already.
     if (!blinded) {
@@ -60,11 +61,16 @@ ReferenceUnit::ReferenceUnit(const ProblemContext& context) : context_(context),
 
 ReferenceWork ReferenceUnit::run() {
   ReferenceWork work;
+  DeviceMemory& memory = context_.memory();
   try {
     build_trials(work);
     measure_baselines(work);
   } catch (const Verdict& verdict) {
-    work.failure = verdict;
+    work.failure = memory.explain(verdict, phase_);
+  } catch (const std::exception& e) {
+    // Allocation failures thrown from C++ (c10::OutOfMemoryError) outside any Python call.
+    if (!out_of_memory_kind(e.what())) throw;
+    work.failure = memory.explain(Verdict{Status::problem_error, e.what()}, phase_);
   }
   work.flags = integrity_.flags();
   work.integrity_cost_s = integrity_.cost_s();
@@ -73,30 +79,98 @@ ReferenceWork ReferenceUnit::run() {
 
 // The seed trials, then (by level) the alt-distribution, alt-shape and post-timing trials:
 // every reference output is computed here, before the candidate exists.
+// The first seed trial is the footprint (docs/memory.md): the plan made from it decides
+// which of the trials built after it keep their inputs and weights on the device, which wait
+// on the host and which are not run (seeds first; post-timing, alt distribution and alt
+// shape are the last to go).
 void ReferenceUnit::build_trials(ReferenceWork& work) {
   const Job& job = context_.job;
   const TrialBuilder& builder = *context_.builder;
+  DeviceMemory& memory = context_.memory();
+  phase_ = "reference";
   const bool poison = integrity_.enabled("stale_memory");
+  bool alt_distribution = job.settings.alt_inputs && integrity_.enabled("alt_distribution");
+  bool alt_shape = !job.alt_size_overrides.empty() && integrity_.enabled("alt_shape");
+  bool post_timing = integrity_.enabled("post_timing_recheck");
   try {
-    for (int i = 0; i < job.settings.seeds; ++i) {
+    const int seed_count = job.settings.seeds;
+    int seeds = seed_count;
+    for (int i = 0; i < seeds; ++i) {
       const int seed = trial_seed(i);
       py::object model = builder.build_model(context_.problem.attr("Model"), seed);
-      work.trials.push_back(builder.run_reference(TrialKind::seed, seed, model, builder.build_inputs(seed), poison));
+      py::list inputs = builder.build_inputs(seed);
+      if (i == 0) memory.begin_call();
+      work.trials.push_back(builder.run_reference(TrialKind::seed, seed, model, inputs, poison));
+      if (i != 0) {
+        place(work.trials.back(), true);
+        continue;
+      }
+      plan_memory_use(work, seed_count - 1 + alt_distribution + alt_shape + post_timing);
+      int keep = plan_.trials_on_device + plan_.trials_on_host;
+      for (bool* special : {&post_timing, &alt_distribution, &alt_shape})
+        if (*special && keep > 0) --keep;
+        else *special = false;
+      seeds = 1 + std::min(seed_count - 1, keep);
+      if (plan_.trials_dropped > 0)
+        work.trial_notes.push_back(fmt::format(
+            "memory plan: {} of {} extra trials not run (their expected outputs would not fit the host "
+            "budget of {}); {} seed(s) checked",
+            plan_.trials_dropped, plan_.trials_dropped + plan_.trials_on_device + plan_.trials_on_host,
+            bytes_text(double(plan_.host_budget_bytes)), seeds));
     }
     flag_degenerate_reference(work);
-    if (job.settings.alt_inputs && integrity_.enabled("alt_distribution")) add_alt_distribution_trial(work, poison);
-    if (!job.alt_size_overrides.empty() && integrity_.enabled("alt_shape")) add_alt_shape_trial(work, poison);
-    if (integrity_.enabled("post_timing_recheck")) {
+    std::size_t built = work.trials.size();
+    if (alt_distribution) add_alt_distribution_trial(work, poison);
+    if (alt_shape) add_alt_shape_trial(work, poison);
+    for (; built < work.trials.size(); ++built) place(work.trials[built], true);
+    if (post_timing) {
       // Same weights as the timed instance (seed trial 0), inputs from a seed never seen.
       const Trial& first = work.trials.front();
       const int seed = trial_seed(job.settings.seeds + 2);
       work.recheck = builder.run_reference(TrialKind::post_timing, seed, first.model, builder.build_inputs(seed), poison);
       work.recheck->model_seed = first.seed;
+      place(*work.recheck, false);  // its model is the first trial's, which stays
     }
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error, "building the reference trials failed",
                   {{"traceback", describe_python_error(e)}}};
   }
+}
+
+void ReferenceUnit::plan_memory_use(ReferenceWork& work, int extra_trials) {
+  const Trial& first = work.trials.front();
+  DeviceMemory& memory = context_.memory();
+  const Job& job = context_.job;
+  MemoryFootprint footprint;
+  footprint.input_bytes = TrialBuilder::tensor_bytes(first.inputs);
+  footprint.weight_bytes = TrialBuilder::weight_bytes(first.model);
+  for (const auto& t : first.expected) footprint.output_bytes += static_cast<long long>(t.nbytes());
+  footprint.call_peak_bytes = memory.end_call();
+  MemoryPlanRequest request;
+  request.footprint = footprint;
+  request.budget_bytes = memory.planning_budget();
+  request.host_budget_bytes = host_budget_bytes(job);
+  request.device_is_host = !job.device.is_cuda();
+  request.fixed_bytes = TimingSession::flush_bytes(job);
+  request.extra_trials = extra_trials;
+  request.timing_sets_wanted = context_.timing.input_sets;
+  request.timed_variants = 1 + int(job.settings.baselines.size());
+  plan_ = plan_memory(request);
+  memory.note_plan(footprint, plan_);
+  work.trials_on_device = job.device.is_cuda() ? plan_.trials_on_device : -1;
+  // The stale-memory sweep gets what the plan leaves free (on the CPU: of the host budget).
+  const long long budget = job.device.is_cuda() ? plan_.budget_bytes : plan_.host_budget_bytes;
+  const long long planned = job.device.is_cuda() ? plan_.planned_bytes : plan_.host_planned_bytes;
+  work.sweep_bytes = budget > 0 ? std::max(1LL, budget - planned) : 0;
+  work.memory_plan = memory.usage().plan;
+  // Sharing the device: better to say so now and run again alone than to fail half-way.
+  if (!plan_.fits && memory.grant_bytes() > 0 && !memory.alone()) throw memory.does_not_fit(plan_);
+}
+
+// An extra trial beyond what the plan keeps on the device waits in host memory.
+void ReferenceUnit::place(Trial& trial, bool with_model) {
+  if (placed_++ < plan_.trials_on_device || !context_.job.device.is_cuda()) return;
+  context_.builder->keep_on_host(trial, with_model);
 }
 
 // Outputs equal on every seed suggest a constant or degenerate problem (METR's filter).
@@ -149,20 +223,14 @@ void ReferenceUnit::add_alt_shape_trial(ReferenceWork& work, bool poison) {
 }
 
 // Input sets for timing, built like the correctness inputs under their own seeds, as many as
-// memory allows (each variant holds its own clones of every set), with the reference's outputs
-// for each, computed here, before the candidate's import: every call timed is checked on them.
+// the memory plan allows (each variant holds its own clones of every set), with the reference's
+// outputs for each, computed here, before the candidate's import: every call timed is checked on them.
 void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
-  const std::size_t wanted = std::size_t(std::max(1, context_.timing.input_sets));
   const Trial& first = work.trials.front();
   work.timing_sets = {first};
-  long long bytes = 0;
-  for (auto item : first.inputs)
-    if (is_tensor(item)) bytes += to_tensor(item).nbytes();
-  const long long budget = context_.job.device.is_cuda() ? (4LL << 30) : (256LL << 20);
-  const std::size_t affordable = std::size_t(std::max(1LL, budget / std::max(1LL, 3 * bytes)));
   const bool poison = integrity_.enabled("stale_memory");
   try {
-    for (std::size_t i = 1; i < std::min(wanted, affordable); ++i) {
+    for (std::size_t i = 1; i < std::size_t(plan_.timing_sets); ++i) {
       const int seed = 5000 + int(i);
       work.timing_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model,
                                                                  context_.builder->build_inputs(seed), poison));
@@ -195,6 +263,7 @@ void ReferenceUnit::measure_baselines(ReferenceWork& work) {
     for (const auto& [name, record] : run.variants)
       if (!record.samples_ms.empty()) work.pre_import_median_ms[name] = summarize(record.samples_ms).median;
   } catch (const VariantError& e) {
+    phase_ = "baseline " + e.variant;
     throw Verdict{Status::problem_error, fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
                   {{"traceback", e.traceback}}};
   }

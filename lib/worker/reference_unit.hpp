@@ -5,9 +5,11 @@
 // its process can be a trusted one (docs/threat-model.md). Its product is a ReferenceWork
 // (reference_work.hpp); in the same process a candidate unit also takes its handles.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "integrity/call_audit.hpp"
+#include "exec/memory_plan.hpp"
 #include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
 #include "worker/reference_work.hpp"
@@ -33,6 +35,8 @@ class ReferenceUnit {
 
  private:
   void build_trials(ReferenceWork& work);
+  void plan_memory_use(ReferenceWork& work, int extra_trials);
+  void place(Trial& trial, bool with_model);
   void flag_degenerate_reference(const ReferenceWork& work);
   void add_alt_distribution_trial(ReferenceWork& work, bool poison);
   void add_alt_shape_trial(ReferenceWork& work, bool poison);
@@ -42,6 +46,9 @@ class ReferenceUnit {
   const ProblemContext& context_;
   IntegrityMonitor integrity_;  // for the levels and the cost of the reference-side checks
   ReferenceHandles handles_;
+  MemoryPlan plan_;
+  int placed_ = 0;                 // extra trials placed by the plan so far
+  std::string phase_ = "reference";  // whose work is running: what an out-of-memory error names
 };
 
 // The baselines named in `names` ("eager": the first trial's model; "inductor": it compiled

@@ -82,6 +82,9 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   header["baseline_notes"] = work.baseline_notes;
   header["pre_import_median_ms"] = work.pre_import_median_ms;
   header["pre_import"] = worker_message(work.pre_import);
+  header["memory"] = {{"trials_on_device", work.trials_on_device},
+                      {"sweep_bytes", work.sweep_bytes},
+                      {"plan", work.memory_plan}};
   return frame_document(kMagic, header, blob);
 }
 
@@ -108,6 +111,10 @@ ReferenceWork decode_reference_work(const std::string& bytes) {
     work.baseline_notes = header.at("baseline_notes");
     work.pre_import_median_ms = header.at("pre_import_median_ms").get<std::map<std::string, double>>();
     apply_worker_message(header.at("pre_import"), work.pre_import);
+    const auto& memory = header.at("memory");
+    work.trials_on_device = memory.at("trials_on_device").get<int>();
+    work.sweep_bytes = memory.at("sweep_bytes").get<long long>();
+    work.memory_plan = memory.at("plan");
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("reference work: malformed header: ") + e.what());
   }

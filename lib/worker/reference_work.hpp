@@ -40,6 +40,12 @@ struct ReferenceWork {
   nlohmann::json baseline_notes = nlohmann::json::object();
   std::map<std::string, double> pre_import_median_ms;
   JobResult pre_import;  // timings and protocol of the pre-import baseline run
+  // The memory plan the reference unit made (docs/memory.md), for a candidate unit in another
+  // process: how many extra trials it keeps on the device (the rest wait on the host; -1: all),
+  // what the stale-memory sweep may take (0: no bound), and the footprint and plan as reported.
+  int trials_on_device = -1;
+  long long sweep_bytes = 0;
+  nlohmann::json memory_plan = nlohmann::json::object();
 };
 
 // One byte string (worker/tensor_blob.hpp); the same binary reads what it wrote, which the cache

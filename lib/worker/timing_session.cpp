@@ -97,13 +97,7 @@ TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets, C
   } else {
     const int index = job.device.index.value_or(0);
     timer_ = make_cuda_event_timer(index);
-    const ResolvedTiming& t = job.timing;
-    if (t.mode == TimingMode::kernelbench) {
-      flush_bytes_ = kKernelBenchFlushBytes;
-    } else if (t.mode != TimingMode::hot) {
-      // At least twice the L2, and never less than the 256 MiB others use.
-      flush_bytes_ = std::max(2 * cuda::l2_cache_bytes(index), kKernelBenchFlushBytes);
-    }
+    flush_bytes_ = flush_bytes(job);
     if (flush_bytes_ > 0)
       flush_buffer_ = at::zeros({flush_bytes_}, at::TensorOptions().dtype(at::kByte).device(to_string(job.device)));
     monitor_ = std::make_unique<GpuMonitor>(cuda::pci_bus_id(index));
@@ -115,6 +109,15 @@ TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets, C
   for (int i = 0; i < 21; ++i) empty.push_back(timer_->time([] {}, cuda_).ms);
   std::nth_element(empty.begin(), empty.begin() + 10, empty.end());
   empty_overhead_ms_ = empty[10];
+}
+
+long long TimingSession::flush_bytes(const Job& job) {
+  if (!job.device.is_cuda()) return 0;
+  const ResolvedTiming& t = job.timing;
+  if (t.mode == TimingMode::kernelbench) return kKernelBenchFlushBytes;
+  if (t.mode == TimingMode::hot) return 0;
+  // At least twice the L2, and never less than the 256 MiB others use.
+  return std::max(2 * cuda::l2_cache_bytes(job.device.index.value_or(0)), kKernelBenchFlushBytes);
 }
 
 ProtocolVariant TimingSession::make_variant(const py::object& callable, const ResolvedTiming& timing,
@@ -205,6 +208,11 @@ ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants,
     }
   }
   if (monitor_ && monitor_->available()) hooks.on_round = [this] { readings_.push_back(monitor_->read()); };
+  // Whatever way the measurement ends, its clones and graphs go with it.
+  struct Release {
+    std::vector<py::object>& held;
+    ~Release() { held.clear(); }
+  } release{keep_alive_};
   if (timing.mode == TimingMode::kernelbench) return run_kernelbench_style(*timer_, protocol_variants, hooks);
   return run_interleaved(*timer_, protocol_variants, timing, hooks);
 }

@@ -46,6 +46,9 @@ class TimingSession {
 
   [[nodiscard]] const std::string& timer_name() const { return timer_name_; }
 
+  // The L2 flush buffer's size for `job` (0 when nothing is flushed): the memory plan counts it.
+  static long long flush_bytes(const Job& job);
+
  private:
   ProtocolVariant make_variant(const pybind11::object& callable, const ResolvedTiming& timing,
                                const std::string& name);
@@ -62,7 +65,9 @@ class TimingSession {
   std::unique_ptr<GpuMonitor> monitor_;
   std::vector<ClockReading> readings_;
   double empty_overhead_ms_ = 0;
-  std::vector<pybind11::object> keep_alive_;  // clones and graphs the calls refer to
+  // Clones and graphs the calls of the measurement running now refer to; freed when it ends, so
+  // the baselines' pre-import run leaves nothing behind for the main run (docs/memory.md).
+  std::vector<pybind11::object> keep_alive_;
   nlohmann::json notes_ = nlohmann::json::object();
 };
 

@@ -93,20 +93,51 @@ py::list TrialBuilder::build_alt_inputs(int seed) const {
     py::object x = py::reinterpret_borrow<py::object>(item);
     py::object scale = x.attr("abs")().attr("float")().attr("mean")();
     if (!(scale.attr("item")().cast<double>() > 0)) scale = py::float_(1.0);
-    py::object magnitude = torch_.attr("randn_like")(x).attr("abs")() * scale;
-    py::object outliers =
-        torch_.attr("rand_like")(x, py::arg("dtype") = torch_.attr("float32")).attr("__lt__")(0.01);
-    magnitude = torch_.attr("where")(outliers, magnitude * py::float_(10.0), magnitude);
-    inputs.append((torch_.attr("sign")(x) * magnitude).attr("to")(x.attr("dtype")));
+    // In place where it can be: full-size inputs are GBs, and every temporary is one more copy
+    // on the device (docs/memory.md). Same draws in the same order as before.
+    py::object magnitude = torch_.attr("randn_like")(x);
+    magnitude.attr("abs_")();
+    magnitude.attr("mul_")(scale);
+    {
+      py::object outliers =
+          torch_.attr("rand_like")(x, py::arg("dtype") = torch_.attr("float32")).attr("__lt__")(0.01);
+      magnitude.attr("__setitem__")(outliers, magnitude.attr("__getitem__")(outliers) * py::float_(10.0));
+    }
+    magnitude.attr("mul_")(torch_.attr("sign")(x));
+    inputs.append(magnitude.attr("to")(x.attr("dtype")));
   }
   return inputs;
 }
 
-py::tuple TrialBuilder::fresh_copies(const py::list& inputs) {
+py::tuple TrialBuilder::fresh_copies(const py::list& inputs) const {
   py::tuple copies(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    copies[i] = is_tensor(inputs[i]) ? inputs[i].attr("clone")() : inputs[i];
+    copies[i] = is_tensor(inputs[i]) ? inputs[i].attr("to")(device_, py::arg("copy") = true) : inputs[i];
   return copies;
+}
+
+void TrialBuilder::keep_on_host(Trial& trial, bool with_model) const {
+  py::object host = torch_.attr("device")("cpu");
+  py::list moved;
+  for (auto item : trial.inputs)
+    moved.append(is_tensor(item) ? item.attr("to")(host) : py::reinterpret_borrow<py::object>(item));
+  trial.inputs = moved;
+  if (with_model) trial.model.attr("to")(host);
+}
+
+long long TrialBuilder::tensor_bytes(const py::list& inputs) {
+  long long bytes = 0;
+  for (auto item : inputs)
+    if (is_tensor(item)) bytes += static_cast<long long>(to_tensor(item).nbytes());
+  return bytes;
+}
+
+long long TrialBuilder::weight_bytes(const py::object& model) {
+  long long bytes = 0;
+  for (const char* what : {"parameters", "buffers"})
+    if (py::hasattr(model, what))
+      for (auto t : model.attr(what)()) bytes += static_cast<long long>(to_tensor(t).nbytes());
+  return bytes;
 }
 
 Trial TrialBuilder::run_reference(TrialKind kind, int seed, py::object model, py::list inputs,

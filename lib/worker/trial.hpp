@@ -61,7 +61,16 @@ class TrialBuilder {
   // Sets module constants of the problem file; returns their previous values (for restoring).
   nlohmann::json set_constants(const nlohmann::json& constants) const;
 
-  static pybind11::tuple fresh_copies(const pybind11::list& inputs);
+  // Copies of `inputs` on the device, wherever the pristine ones are (device or host).
+  pybind11::tuple fresh_copies(const pybind11::list& inputs) const;
+
+  // Moves a trial's pristine inputs (and, with `with_model`, its model) to pageable host memory:
+  // what the memory plan does with trials it cannot keep on the device (docs/memory.md).
+  void keep_on_host(Trial& trial, bool with_model) const;
+
+  // Bytes of the tensors in `inputs`; of a model's parameters and buffers.
+  static long long tensor_bytes(const pybind11::list& inputs);
+  static long long weight_bytes(const pybind11::object& model);
 
  private:
   pybind11::object with_device(const pybind11::object& fn) const;

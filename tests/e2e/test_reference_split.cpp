@@ -144,6 +144,11 @@ TEST_CASE("the candidate unit against the reference unit's work from another pro
       CHECK(split["diagnostics"]["integrity_notes"]["timed_call_check"]["input_sets"] ==
             single["diagnostics"]["integrity_notes"]["timed_call_check"]["input_sets"]);
       CHECK(split["diagnostics"]["correctness"]["trials"] == single["diagnostics"]["correctness"]["trials"]);
+      // The reference unit's memory plan crossed with the work (docs/memory.md): same footprint,
+      // same decisions.
+      CHECK(split["memory"]["plan"]["footprint"] == single["memory"]["plan"]["footprint"]);
+      CHECK(split["memory"]["plan"]["plan"]["timing_sets"] == single["memory"]["plan"]["plan"]["timing_sets"]);
+      CHECK(split["memory"]["plan"]["plan"]["trials_dropped"] == 0);
     }
   }
   const std::string expected_status[] = {"ok", "ok", "mismatch", "mismatch", "mismatch", "rejected",

@@ -218,7 +218,8 @@ TEST_CASE("bash completion comes from the CLI definition: subcommands, nested on
   CHECK(complete("kbench ru", 1) == "run\n");
   CHECK(complete("kbench c", 1) == "compare check-candidate cache completion\n");
   CHECK(complete("kbench history t", 2) == "trend\n");
-  CHECK(complete("kbench run suite.yaml --dev", 2 + 1) == "--device\n");
+  CHECK(complete("kbench run suite.yaml --dev", 2 + 1) == "--device --device-memory-gb\n");
+  CHECK(complete("kbench run suite.yaml --device-m", 2 + 1) == "--device-memory-gb\n");
   CHECK(complete("kbench history trend --fail", 3) == "--fail-on-regression\n");
   // The internal `worker` subcommand is hidden, as in --help.
   CHECK(complete("kbench work", 1).find("worker") == std::string::npos);

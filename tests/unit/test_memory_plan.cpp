@@ -1,0 +1,138 @@
+// The memory plan (exec/memory_plan.hpp) with given footprints: what a worker keeps on the
+// device for small and full-size problems, and when a problem does not fit its grant at all.
+#include "catch.hpp"
+#include "exec/memory_plan.hpp"
+#include "model/memory_usage.hpp"
+
+using namespace kbench;
+
+namespace {
+
+constexpr long long GiB = 1LL << 30;
+constexpr long long MiB = 1LL << 20;
+
+MemoryPlanRequest request(long long input, long long output, long long budget) {
+  MemoryPlanRequest r;
+  r.footprint.input_bytes = input;
+  r.footprint.output_bytes = output;
+  r.footprint.call_peak_bytes = input + output;
+  r.budget_bytes = budget;
+  r.fixed_bytes = 256 * MiB;
+  r.extra_trials = 7;  // 4 more seeds, alt distribution, alt shape, post timing
+  r.timing_sets_wanted = 4;
+  r.timed_variants = 2;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a small problem keeps everything on the device") {
+  const auto plan = plan_memory(request(4 * MiB, 4 * MiB, 70 * GiB));
+  CHECK(plan.fits);
+  CHECK(plan.timing_sets == 4);
+  CHECK(plan.trials_on_device == 7);
+  CHECK(plan.planned_bytes < 70 * GiB);
+}
+
+TEST_CASE("level-1 ReLU at full size (6 GiB in, 6 GiB out) on half an H200") {
+  const long long relu = 4096LL * 393216 * 4;
+  auto r = request(relu, relu, 70 * GiB);
+  auto plan = plan_memory(r);
+  CHECK(plan.fits);
+  // minimum: fixed + input + 2 clones + call (in + out) + out
+  CHECK(plan.minimum_bytes == 256 * MiB + 6 * relu);
+  CHECK(plan.trials_on_device == 3);  // 0.85 x 70 GiB holds three more inputs
+  CHECK(plan.trials_on_host == 4);    // the rest wait on the host
+  CHECK(plan.trials_dropped == 0);
+  CHECK(plan.timing_sets == 1);       // each more set costs 3 inputs on the device
+  CHECK(plan.planned_bytes <= static_cast<long long>(kPlannedShareOfBudget * double(70 * GiB)));
+  // With a 28 GiB host budget the expected outputs decide: two more trials (6 + 2 x 6 GiB).
+  r.host_budget_bytes = 28 * GiB;
+  plan = plan_memory(r);
+  CHECK(plan.trials_on_device == 2);
+  CHECK(plan.trials_on_host == 0);
+  CHECK(plan.trials_dropped == 5);
+  CHECK(plan.host_planned_bytes <= static_cast<long long>(kPlannedShareOfBudget * double(28 * GiB)));
+}
+
+TEST_CASE("the plan never goes above its usable budgets") {
+  for (long long budget : {20 * GiB, 40 * GiB, 80 * GiB, 140 * GiB}) {
+    for (long long host : {0LL, 8 * GiB, 30 * GiB}) {
+      auto r = request(2 * GiB, 1 * GiB, budget);
+      r.host_budget_bytes = host;
+      const auto plan = plan_memory(r);
+      INFO("budget " << budget << " host " << host);
+      CHECK(plan.fits);
+      CHECK(plan.planned_bytes <= static_cast<long long>(kPlannedShareOfBudget * double(budget)));
+      if (host > 0) CHECK(plan.host_planned_bytes <= static_cast<long long>(kPlannedShareOfBudget * double(host)));
+      CHECK(plan.trials_on_device + plan.trials_on_host + plan.trials_dropped == 7);
+    }
+  }
+  const auto small = plan_memory(request(2 * GiB, 1 * GiB, 20 * GiB));
+  CHECK(small.trials_on_device == 3);
+  CHECK(small.trials_on_host == 4);
+  CHECK(small.timing_sets == 1);
+  const auto large = plan_memory(request(2 * GiB, 1 * GiB, 140 * GiB));
+  CHECK(large.trials_on_device == 7);
+  CHECK(large.timing_sets == 4);
+}
+
+TEST_CASE("on the CPU the device is the host: one budget for both") {
+  auto r = request(100 * MiB, 100 * MiB, 0);
+  r.fixed_bytes = 0;
+  r.device_is_host = true;
+  // usable 1305 MiB; from the start 700 MiB (minimum 600 + one output), 200 MiB per trial
+  r.host_budget_bytes = 1536 * MiB;
+  const auto plan = plan_memory(r);
+  CHECK(plan.fits);
+  CHECK(plan.minimum_bytes == 600 * MiB);
+  CHECK(plan.trials_on_device == 3);
+  CHECK(plan.trials_on_host == 0);
+  CHECK(plan.trials_dropped == 4);
+  CHECK(plan.timing_sets == 1);
+}
+
+TEST_CASE("a problem whose one call does not fit its grant says so") {
+  const auto plan = plan_memory(request(20 * GiB, 20 * GiB, 70 * GiB));
+  CHECK_FALSE(plan.fits);
+  CHECK(plan.minimum_bytes > 70 * GiB);
+  CHECK(plan.timing_sets == 1);
+  CHECK(plan.trials_on_device == 0);
+}
+
+TEST_CASE("no budget: everything wanted, nothing judged") {
+  const auto plan = plan_memory(request(20 * GiB, 20 * GiB, 0));
+  CHECK(plan.fits);
+  CHECK(plan.timing_sets == 4);
+  CHECK(plan.trials_on_device == 7);
+}
+
+TEST_CASE("weights count per trial kept on the device") {
+  auto r = request(1 * GiB, 1 * GiB, 40 * GiB);
+  r.footprint.weight_bytes = 8 * GiB;
+  const auto plan = plan_memory(r);
+  CHECK(plan.fits);
+  // 0.85 x 40 GiB = 34 GiB; minimum 256 MiB + 1 + 8 + 2 + 2 + 1 = 14.25 GiB; 9 GiB per trial
+  CHECK(plan.trials_on_device == 2);
+  CHECK(plan.trials_on_host == 5);
+  CHECK(plan.timing_sets == 1);
+}
+
+TEST_CASE("memory usage round-trips through its codec and refuses negative sizes") {
+  MemoryUsage u;
+  u.gpu_peak_allocated_bytes = 5 * GiB;
+  u.gpu_peak_reserved_bytes = 6 * GiB;
+  u.gpu_budget_bytes = 70 * GiB;
+  u.host_peak_rss_bytes = 3 * GiB;
+  u.plan = {{"plan", to_json(plan_memory(request(1 * GiB, 1 * GiB, 70 * GiB)))}};
+  const MemoryUsage back = memory_usage_from_json(to_json(u));
+  CHECK(back.gpu_peak_allocated_bytes == u.gpu_peak_allocated_bytes);
+  CHECK(back.gpu_peak_reserved_bytes == u.gpu_peak_reserved_bytes);
+  CHECK_FALSE(back.gpu_device_used_bytes);
+  CHECK(back.gpu_budget_bytes == u.gpu_budget_bytes);
+  CHECK(back.host_peak_rss_bytes == u.host_peak_rss_bytes);
+  CHECK(back.plan == u.plan);
+  auto bad = to_json(u);
+  bad["gpu_peak_reserved_bytes"] = -1;
+  CHECK_THROWS_WITH(memory_usage_from_json(bad), Catch::Contains("gpu_peak_reserved_bytes"));
+}
