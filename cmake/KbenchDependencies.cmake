@@ -78,3 +78,31 @@ if(PkgConfig_FOUND)
   set(KBENCH_WITH_POSTGRES ${KBENCH_LIBPQ_FOUND})
 endif()
 message(STATUS "kbench: history back ends: SQLite ${KBENCH_WITH_SQLITE}, PostgreSQL ${KBENCH_WITH_POSTGRES}")
+
+# `kbench serve` (lib/serve) needs cpp-httplib. Debian 12's libcpp-httplib-dev is a split build
+# (httplib.h + libcpp-httplib.so, pkg-config `cpp-httplib`, whose flags must match the library's);
+# upstream's install is header-only with a CMake package (`httplib::httplib`). Where neither is
+# found (the GPU image has no package registry) serve is left out and the rest builds;
+# docs/serve.md#building says how to carry the package there.
+set(KBENCH_WITH_SERVE OFF)
+add_library(kbench_dep_httplib INTERFACE)
+find_package(httplib QUIET CONFIG)
+if(httplib_FOUND AND TARGET httplib::httplib)
+  target_link_libraries(kbench_dep_httplib INTERFACE httplib::httplib)
+  set(KBENCH_WITH_SERVE ON)
+  set(KBENCH_HTTPLIB_VERSION "${httplib_VERSION} (CMake package)")
+elseif(PkgConfig_FOUND)
+  pkg_check_modules(KBENCH_HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
+  if(KBENCH_HTTPLIB_FOUND)
+    target_link_libraries(kbench_dep_httplib INTERFACE PkgConfig::KBENCH_HTTPLIB)
+    set(KBENCH_WITH_SERVE ON)
+    set(KBENCH_HTTPLIB_VERSION "${KBENCH_HTTPLIB_VERSION} (pkg-config)")
+  endif()
+endif()
+add_library(kbench::dep_httplib ALIAS kbench_dep_httplib)
+if(KBENCH_WITH_SERVE)
+  message(STATUS "kbench: serve ON (cpp-httplib ${KBENCH_HTTPLIB_VERSION})")
+else()
+  message(STATUS "kbench: serve OFF: cpp-httplib not found (apt-get install libcpp-httplib-dev; "
+                 "docs/serve.md#building); `kbench serve` will say so, everything else builds")
+endif()

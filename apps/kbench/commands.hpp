@@ -23,5 +23,7 @@ void add_slurm_command(CLI::App& app);
 void add_history_command(CLI::App& app);
 void add_cache_command(CLI::App& app);
 void add_prompt_command(CLI::App& app);
+// `kbench serve` (apps/kbench/cmd_serve.cpp); without cpp-httplib it only says so (exit 3).
+void add_serve_command(CLI::App& app);
 
 }  // namespace kbench::cli

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   kbench::cli::add_history_command(app);
   kbench::cli::add_cache_command(app);
   kbench::cli::add_prompt_command(app);
+  kbench::cli::add_serve_command(app);
   kbench::cli::add_completion_command(app);  // last: it walks every command added above
   return kbench::cli::run_cli(app, argc, argv, [&] {
     kbench::cli::exec_worker_command_if_named(argc, argv);

@@ -62,6 +62,7 @@ const std::map<std::string, NumberRange, std::less<>>& table() {
       {"--device-memory-gb", open_min(0, 65536)},
       {"--target-ci", closed(1e-5, 0.5)},
       {"--fail-on-regression", closed(0, 1e6)},
+      {"--request-timeout", open_min(0, kDay_s)},  // kbench serve: the longest wait=1 blocks
       // Results files (docs/results-format.md): a sample of days is a broken file.
       {"samples_ms", closed(0, 1e9)},
       {"wall_s", closed(0, 1e9)},
