@@ -51,6 +51,19 @@ int validate_against_schema(const std::filesystem::path& results) {
   return WEXITSTATUS(std::system(command.c_str()));
 }
 
+// `kbench ARGS` in the background, in a process group of its own (kill(-pid) ends all of it).
+pid_t start_kbench_in_own_group(const std::string& args) {
+  const pid_t child = fork();
+  if (child == 0) {
+    setpgid(0, 0);
+    const std::string command = test::kKbench.string() + " " + args + " >/dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(child, child);
+  return child;
+}
+
 }  // namespace
 
 TEST_CASE("kbench run: the smoke suite with 2 samples per problem from the endpoint, on the CPU") {
@@ -125,14 +138,7 @@ TEST_CASE("kbench run: killed mid-generation, the re-run asks only for what was 
   const std::string args = "run " + suite.string() + " --device cpu --base-url " + server.base_url() +
                            " --generate-cache " + (dir.path() / "cache.sqlite").string() + " -o " +
                            (dir.path() / "r.json").string();
-  const pid_t child = fork();
-  if (child == 0) {
-    setpgid(0, 0);
-    const std::string command = test::kKbench.string() + " " + args + " >/dev/null 2>&1";
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  setpgid(child, child);
+  const pid_t child = start_kbench_in_own_group(args);
   // One request at a time: the third arrives only after the first two were answered and stored.
   for (int i = 0; i < 1200 && server.requests().size() < 3; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -287,14 +293,7 @@ TEST_CASE("kbench run --turns 3: killed mid-conversation, --resume finishes it w
   const std::string args = "run " + suite.string() + " --device cpu --base-url " + server.base_url() +
                            " --generate-cache " + (dir.path() / "cache.sqlite").string() + " -o " +
                            (dir.path() / "r.json").string();
-  const pid_t child = fork();
-  if (child == 0) {
-    setpgid(0, 0);
-    const std::string command = test::kKbench.string() + " " + args + " >/dev/null 2>&1";
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  setpgid(child, child);
+  const pid_t child = start_kbench_in_own_group(args);
   // Kill once two evaluations are journaled (header + 2 lines): the conversations are mid-way.
   auto journal_lines = [&] {
     std::ifstream in(journal);
