@@ -23,7 +23,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-dev python3-venv
           libcli11-dev libfmt-dev libyaml-cpp-dev catch2 nlohmann-json3-dev
           libcurl4-openssl-dev libsqlite3-dev
-          pybind11-dev  # the `kbench` Python module (python/); optional: skipped without it
+          pybind11-dev  # the `kbench` Python module (apps/python/); optional: skipped without it
           libcpp-httplib-dev  # optional: `kbench serve` (docs/serve.md#building)
           libpq-dev  # optional: `kbench history --db postgresql://...`
           chromium   # the HTML report render tests (tests/render)
