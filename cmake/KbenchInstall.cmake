@@ -35,6 +35,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR
 # session and the process controller; no torch, no Python) and its headers.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kbench
         FILES_MATCHING PATTERN "*.hpp")
+install(FILES ${PROJECT_BINARY_DIR}/lib/generated/version/kbench_version.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kbench)
 install(TARGETS kbench_core kbench_dep_yaml EXPORT kbenchTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kbench)

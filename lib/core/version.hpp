@@ -1,5 +1,8 @@
 #pragma once
+// The one version number is CMake's project(VERSION) (CMakeLists.txt); the wheel reads the same
+// line (pyproject.toml), and lib/CMakeLists.txt generates kbench_version.hpp from it.
+#include "kbench_version.hpp"
+
 namespace kbench {
-// Bumped by hand on release; CMake passes the same number to the project() call.
-inline constexpr const char* kVersion = "0.1.0";
+inline constexpr const char* kVersion = KBENCH_VERSION_STRING;
 }  // namespace kbench

@@ -47,6 +47,9 @@ cmake -S "$SOURCE/tests/install/consumer" -B consumer -DCMAKE_PREFIX_PATH="$P" >
   && cmake --build consumer >> consumer.log 2>&1 || { cat consumer.log; fail "find_package(kbench) consumer"; }
 ./consumer/count_problems "$P/share/kbench/suites/smoke.yaml" | head -1 | grep -q "^smoke: 6 problems" \
   || fail "consumer: $(./consumer/count_problems "$P/share/kbench/suites/smoke.yaml")"
+version="$("$P/bin/kbench" --version | cut -d' ' -f2)"
+./consumer/count_problems "$P/share/kbench/suites/smoke.yaml" | tail -1 | grep -qx "kbench $version" \
+  || fail "consumer's kbench::kVersion is not the binary's $version"
 
 # Docs show paths relative to the repository or the prefix, never one machine's.
 if grep -rnE '/work/|/root/|/home/[a-z]' "$SOURCE/docs" "$SOURCE/README.md"; then fail "absolute paths above"; fi
