@@ -116,12 +116,9 @@ TEST_CASE("sandbox attacks are recorded or neutralised and the run goes on") {
   CHECK(message("add_one/clobber_fds.py").find("delivered no result") != std::string::npos);
 
   // The fork bomb ran, and nothing it started is alive (checked again after the run below). It
-  // calls os.fork, so it runs placed apart with the timing witness; with 300 children in its
-  // tree the witness window on the controller's clock can exceed what its samples claim, and it
-  // is rejected for that: either verdict records it, neither lets it end the run.
-  const auto fork_bomb = status("add_one/fork_bomb.py");
-  CHECK((fork_bomb == "ok" ||
-         (fork_bomb == "rejected" && message("add_one/fork_bomb.py").find("timing_witness") != std::string::npos)));
+  // forks, so it runs placed apart with the timing witness: its 300 children must not stretch the
+  // witness window (the controller defers its tree scans while the window is open).
+  CHECK(status("add_one/fork_bomb.py") == "ok");
   CHECK(stdout_tail("add_one/fork_bomb.py").find("fork-bomb started") != std::string::npos);
   CHECK(!process_alive_in(work));
 
