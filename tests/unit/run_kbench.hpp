@@ -14,8 +14,8 @@ struct CommandOutput {
   std::string output;  // stdout and stderr together
 };
 
-inline CommandOutput run_kbench(const std::string& arguments) {
-  const std::string command = kKbench.string() + " " + arguments + " 2>&1";
+// Runs a shell command line as given; what it prints on stdout and its exit code.
+inline CommandOutput run_command(const std::string& command) {
   CommandOutput result;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return result;
@@ -24,6 +24,10 @@ inline CommandOutput run_kbench(const std::string& arguments) {
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+inline CommandOutput run_kbench(const std::string& arguments) {
+  return run_command(kKbench.string() + " " + arguments + " 2>&1");
 }
 
 }  // namespace kbench::test

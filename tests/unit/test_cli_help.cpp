@@ -198,14 +198,10 @@ std::string run_in_shell(const std::string& shell, const std::string& script) {
   REQUIRE(run_kbench("completion " + shell + " > " + file).exit_code == 0);
   const std::string command = shell + " -c '" + "source " + file + "; " +
                               script + "' 2>&1";
-  std::string output;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  pclose(pipe);
+  const auto ran = kbench::test::run_command(command);
+  REQUIRE(ran.exit_code >= 0);  // the shell started and exited
   std::remove(file.c_str());
-  return output;
+  return ran.output;
 }
 
 }  // namespace
