@@ -4,7 +4,8 @@
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
 # KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench;
 # also falsepos, buildcache, cudalaunch, honest, kbmemory (full-size KernelBench from KB_DIR,
-# default .kb: SUBSET=memory of benchmarks/kernelbench/aa_run.sh, docs/memory.md), python (the
+# default .kb: SUBSET=memory of benchmarks/kernelbench/aa_run.sh, docs/memory.md), keptaa (kept
+# reference work against the full protocol, A/A: benchmarks/kept_reference/aa.sh), python (the
 # `kbench` module over the smoke suite), and
 # throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
@@ -310,6 +311,15 @@ if [ -d "$KB/KernelBench" ]; then
 else
   echo "kbmemory: no KernelBench checkout in $KB (set KB_DIR)"; status=1
 fi
+fi
+
+if want keptaa; then
+step "keptaa: kept reference work vs the full protocol, A/A (benchmarks/kept_reference; issue #14)"
+# The smoke suite, then KB_PROBLEMS level-1 problems of KB_DIR when present; 3 copies each.
+KB_DIR="${KB_DIR:-$ROOT/.kb}" KB_PROBLEMS="${KBENCH_KEPT_KB_PROBLEMS:-4}" \
+  timeout -k 30 "${KBENCH_KEPT_AA_S:-400}" "$ROOT/benchmarks/kept_reference/aa.sh" "$BUILD/bin/kbench" "$OUTDIR/keptaa" \
+  > "$OUTDIR/keptaa.txt" 2>&1 || status=1
+cat "$OUTDIR/keptaa.txt"
 fi
 
 if want python; then

@@ -157,6 +157,18 @@ void add_run_command(CLI::App& app) {
       ->type_name("on|off")
       ->transform(CLI::IsMember({"on", "off"}))
       ->group("Execution");
+  run->add_option("--keep-reference", options->keep_reference,
+                  "Keep each problem's baseline timings and Inductor artefacts across its jobs, measured once "
+                  "by a trusted worker; every job re-times a short baseline sample to check for drift "
+                  "(default auto: repeated problems on a GPU; docs/timing.md#kept-reference-work)")
+      ->type_name("auto|on|off")
+      ->transform(CLI::IsMember({"auto", "on", "off"}))
+      ->group("Execution");
+  run->add_option("--keep-reference-drift", options->keep_reference_drift,
+                  "Kept baselines stand while the 95% CI of fresh/kept lies within 1 -/+ this (default 0.02); "
+                  "beyond it the job runs the full protocol and the record is measured again")
+      ->check(documented_range("--keep-reference-drift"))
+      ->group("Execution");
   run->add_option("--journal", options->journal,
                   "Journal of finished jobs for --resume (default: RESULTS.journal.jsonl next to -o)")
       ->type_name("FILE")

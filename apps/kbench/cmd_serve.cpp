@@ -64,6 +64,16 @@ void add_serve_command(CLI::App& app) {
       ->type_name("on|off")
       ->transform(CLI::IsMember({"on", "off"}))
       ->group("Execution");
+  cmd->add_option("--keep-reference", evaluator.keep_reference,
+                  "Keep each problem's baselines across requests, drift-checked per request (default auto: on a GPU; "
+                  "docs/timing.md#kept-reference-work)")
+      ->type_name("auto|on|off")
+      ->transform(CLI::IsMember({"auto", "on", "off"}))
+      ->group("Execution");
+  cmd->add_option("--keep-reference-drift", evaluator.keep_reference_drift,
+                  "Bound of the kept baselines' drift check (default 0.02)")
+      ->check(documented_range("--keep-reference-drift"))
+      ->group("Execution");
   cmd->add_option("--timeout", evaluator.timeout_s, "Seconds per evaluation before its worker is killed (overrides the suite)")
       ->check(documented_range("--timeout"))
       ->group("Execution");

@@ -43,6 +43,10 @@ void add_worker_command(CLI::App& app) {
   worker->add_option("--witness-sha256", args->placement.witness_sha256,
                      "With --judge: the digest announced when the timing witness's window closed");
   worker->add_option("--witness-fd", args->placement.witness_fd, "Pipe of the timing witness's seeds");
+  worker->add_flag("--reference-baselines", args->placement.reference_baselines,
+                   "Only the trusted measurement of the baselines, for kept reference work");
+  worker->add_flag("--short-baselines", args->placement.short_baselines,
+                   "The baselines' timings are kept: a drift sample of the first one only");
   worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
   worker->add_option("--key-fd", args->key_fd, "Pipe holding the result frame's key")->required();
   worker->callback([args] {

@@ -88,7 +88,8 @@ PYBIND11_MODULE(_kbench, m) {
   py::class_<Evaluator, EvaluatorHolder>(m, "Evaluator")
       .def(py::init([](const std::string& suite, const std::string& device, std::optional<std::string> checks,
                        std::optional<int> workers, std::optional<int> workers_per_gpu,
-                       std::optional<std::string> prestart, std::optional<double> timeout_s,
+                       std::optional<std::string> prestart, std::optional<std::string> keep_reference,
+                       std::optional<double> keep_reference_drift, std::optional<double> timeout_s,
                        std::optional<std::string> work_dir, std::size_t max_queued, std::size_t keep_finished,
                        std::optional<std::function<void(const std::string&)>> log) {
              EvaluatorConfig config;
@@ -98,6 +99,8 @@ PYBIND11_MODULE(_kbench, m) {
              config.workers = workers;
              config.workers_per_gpu = workers_per_gpu;
              config.prestart = std::move(prestart);
+             config.keep_reference = std::move(keep_reference);
+             config.keep_reference_drift = keep_reference_drift;
              config.timeout_s = timeout_s;
              if (work_dir) config.work_dir = *work_dir;
              config.max_queued = max_queued;
@@ -118,7 +121,8 @@ PYBIND11_MODULE(_kbench, m) {
            }),
            py::arg("suite"), py::arg("device") = "auto", py::arg("checks") = py::none(),
            py::arg("workers") = py::none(), py::arg("workers_per_gpu") = py::none(),
-           py::arg("prestart") = py::none(), py::arg("timeout_s") = py::none(), py::arg("work_dir") = py::none(),
+           py::arg("prestart") = py::none(), py::arg("keep_reference") = py::none(),
+           py::arg("keep_reference_drift") = py::none(), py::arg("timeout_s") = py::none(), py::arg("work_dir") = py::none(),
            py::arg("max_queued") = 256, py::arg("keep_finished") = 4096, py::arg("log") = py::none())
       .def(
           "submit",

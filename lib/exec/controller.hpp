@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "model/job_result.hpp"
 #include "model/problem_report.hpp"
 #include "exec/worker_process.hpp"
+#include "cache/kept_reference_store.hpp"
 
 namespace kbench {
 
@@ -26,6 +28,9 @@ struct WorkerSlot {
   // (docs/architecture.md#several-slots-and-the-gpu-lock). Empty: no lock (CPU).
   std::filesystem::path gpu_lock;
   int slot_count = 1;  // slots in the whole run: the worker's CPU share for extension builds
+  // The run's kept reference work (exec/kept_reference_job.hpp); null: every job measures its
+  // own baselines. Shared by all slots of the run.
+  std::shared_ptr<KeptReferenceStore> kept_reference;
 };
 
 struct ControllerOptions {

@@ -104,10 +104,17 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
     }
   }
 
+  std::map<std::string, int> round_cap;
+  for (const auto& v : variants) round_cap[v.name] = v.max_rounds;
+  const auto capped = [&](const std::string& name) {
+    const int cap = round_cap[name];
+    return cap > 0 && run.rounds >= cap;
+  };
   auto done = [&](std::string* reason) {
     bool all_converged = run.rounds >= 3;
     bool any_full = false;
     for (const auto& [name, r] : run.variants) {
+      if (capped(name)) continue;
       const double measured_s =
           std::accumulate(r.samples_ms.begin(), r.samples_ms.end(), 0.0) / 1000 * r.calls_per_sample;
       all_converged = all_converged && int(r.samples_ms.size()) >= timing.min_samples &&
@@ -136,6 +143,7 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
   while (!done(&reason)) {
     for (std::size_t k : orders[std::size_t(run.rounds) % orders.size()]) {
       const auto& v = variants[k];
+      if (capped(v.name)) continue;
       auto& record = run.variants[v.name];
       for (int i = 0; i < timing.samples_per_round; ++i) {
         const int input_set = int(record.samples_ms.size() + std::size_t(record.discarded_samples)) % sets;

@@ -12,6 +12,7 @@
 #include "device/device.hpp"
 #include "model/job.hpp"
 #include "model/job_result.hpp"
+#include "model/kept_reference.hpp"
 #include "model/json_fields.hpp"
 #include "model/problem_report.hpp"
 #include "model/run_info.hpp"
@@ -31,6 +32,11 @@ nlohmann::json worker_message(const JobResult& result);
 // Fills `result` from a worker frame, then derive_statistics(). Throws CodecError on a
 // malformed frame (which the controller treats as tampering: status crashed).
 void apply_worker_message(const nlohmann::json& message, JobResult& result);
+
+// A measurement's raw part (samples, rounds, counts; no derived figure): in worker frames and
+// kept reference records. The reader takes both this and the results file's form.
+nlohmann::json raw_measurement_json(const Measurement& m);
+Measurement measurement_from_json(const JsonFields& json);
 
 // One entry of a results file's "results" (also a journal line's "result").
 nlohmann::json result_json(const JobResult& result);

@@ -64,7 +64,13 @@ void derive_statistics(JobResult& result) {
     if (name == "candidate") continue;
     SpeedupEstimate estimate;
     estimate.value = base.headline_ms() / candidate->second.headline_ms();
-    if (base.statistic == "median" && candidate->second.statistic == "median") {
+    if (base.statistic == "median" && candidate->second.statistic == "median" && result.kept_reference &&
+        result.kept_reference->kept) {
+      // Kept baselines were timed in another run: their rounds pair with nothing of the
+      // candidate's, so the two are resampled independently (a wider, honest interval).
+      estimate.ci = bootstrap_independent_ratio_ci(samples_by_round(base), samples_by_round(candidate->second));
+      estimate.verdict = classify_speedup(estimate.value, *estimate.ci);
+    } else if (base.statistic == "median" && candidate->second.statistic == "median") {
       const auto [top, bottom] = paired_rounds(base, candidate->second);
       if (!top.empty()) {
         estimate.ci = bootstrap_ratio_ci(top, bottom);

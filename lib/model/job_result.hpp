@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/job.hpp"
+#include "model/kept_reference_use.hpp"
 #include "model/memory_usage.hpp"
 #include "model/status.hpp"
 #include "measure/confidence.hpp"
@@ -64,6 +65,9 @@ struct JobResult {
   double wall_s = 0;
   std::optional<ScheduleInfo> schedule;  // absent in files written before it existed
   std::optional<MemoryUsage> memory;     // absent: a worker that died, or files before it existed
+  // Set when the run kept reference work for the job's problem (model/kept_reference.hpp); with
+  // `kept`, the baselines' samples are the record's, timed apart from the candidate's.
+  std::optional<KeptReferenceUse> kept_reference;
 };
 
 // The variants timed against each other; "candidate" is always first.

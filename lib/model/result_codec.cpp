@@ -14,6 +14,8 @@ nlohmann::json interval_json(const std::optional<Interval>& ci) {
   return ci ? nlohmann::json::array({ci->low, ci->high}) : nlohmann::json(nullptr);
 }
 
+}  // namespace
+
 // The raw part of a measurement: what the worker sends and what a reader takes back.
 nlohmann::json raw_measurement_json(const Measurement& m) {
   return {{"timer", m.timer},
@@ -26,6 +28,8 @@ nlohmann::json raw_measurement_json(const Measurement& m) {
           {"calls_per_sample", m.calls_per_sample},
           {"warmup_calls", m.warmup_calls}};
 }
+
+namespace {
 
 // The results file's measurement: raw data with the statistics derived from it, in the order
 // docs/results-format.md lists them.
@@ -54,6 +58,8 @@ nlohmann::json measurement_json(const Measurement& m) {
           {"rounds", m.rounds}};
 }
 
+}  // namespace
+
 // One reader for both forms; derived figures are never read.
 Measurement measurement_from_json(const JsonFields& j) {
   Measurement m;
@@ -73,6 +79,8 @@ Measurement measurement_from_json(const JsonFields& j) {
   m.warmup_calls = j.integer_or("warmup_calls", "sample count", 0);
   return m;
 }
+
+namespace {
 
 std::map<std::string, Measurement> timings_from_json(const JsonFields& j) {
   std::map<std::string, Measurement> timings;
@@ -159,6 +167,7 @@ nlohmann::json result_json(const JobResult& r) {
                         {"wall_s", r.wall_s}};
   if (r.job.origin) out["generation"] = to_json(*r.job.origin);
   if (r.memory) out["memory"] = to_json(*r.memory);
+  if (r.kept_reference) out["kept_reference"] = to_json(*r.kept_reference);
   if (r.schedule) {
     out["schedule"] = {{"slot", r.schedule->slot},
                        {"device", to_string(r.schedule->device)},
@@ -191,6 +200,8 @@ JobResult result_from_json(const nlohmann::json& json, const std::string& where,
   }
   if (j.has("generation")) r.job.origin = candidate_origin_from_json(j.at("generation"), j.path("generation"));
   r.memory = memory_from_json(j);
+  if (j.has("kept_reference"))
+    r.kept_reference = kept_reference_use_from_json(j.at("kept_reference"), j.path("kept_reference"));
   derive_statistics(r);  // never trust the file's figures
   return r;
 }

@@ -37,6 +37,7 @@ struct RunSession::State {
   std::atomic<bool> failed{false};
   bool environment_known = false;
   std::shared_future<nlohmann::json> probe;
+  std::shared_ptr<KeptReferenceStore> kept;  // null: --keep-reference off
 
   void log(const std::string& line) const {
     if (setup.log) setup.log(line);
@@ -83,6 +84,14 @@ RunSession::RunSession(SessionSetup setup, RunReport report, const std::vector<J
   s.report = std::move(report);
   s.report.results.clear();
   s.slots = plan_slots(s.setup.devices, s.setup.jobs, s.setup.workers_per_gpu, gpu_lock_dir());
+  if (s.setup.keep_reference != KeepReference::off) {
+    // Keys name the device model and versions: the probe's, asked for once a job needs a key.
+    State* state = &s;
+    s.kept = std::make_shared<KeptReferenceStore>(s.setup.work_dir / "kept-reference", s.setup.keep_reference,
+                                                  s.setup.keep_reference_drift, [state] { return state->probe.get(); });
+    for (auto& slot : s.slots) slot.kept_reference = s.kept;
+    for (const auto& job : plan) s.kept->expect(job);
+  }
   s.planned = plan.size();
   std::vector<bool> done(plan.size(), false);
   if (s.setup.journal_file) {
@@ -120,6 +129,7 @@ std::size_t RunSession::push(Job job) {
   auto& s = *state_;
   std::lock_guard lock(s.mutex);
   const std::string key = s.journal ? job_key(job) : "";
+  if (s.kept) s.kept->expect(job);
   const auto resumed = key.empty() ? s.resumable.end() : s.resumable.find(key);
   const bool pending = resumed == s.resumable.end();
   const std::size_t index = s.queue.push(job, pending);
@@ -136,6 +146,10 @@ std::size_t RunSession::push(Job job) {
   s.tracker.already_finished();
   s.deliver(index, std::move(result), true);
   return index;
+}
+
+void RunSession::expect_repeats(const Job& job) {
+  if (state_->kept) state_->kept->expect(job);
 }
 
 std::size_t RunSession::record(JobResult result) {

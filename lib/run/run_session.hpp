@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cache/kept_reference_store.hpp"
 #include "model/job.hpp"
 #include "device/device.hpp"
 #include "exec/job_queue.hpp"
@@ -70,6 +71,10 @@ struct SessionSetup {
   // false: a result is dropped once on_result has had it, and the report holds none (a
   // long-running service keeps its own, bounded; reporters then see no results).
   bool keep_results = true;
+  // Reference work kept across the session's jobs of one problem (exec/kept_reference_job.hpp,
+  // docs/timing.md#kept-reference-work), in `<work_dir>/kept-reference/`; the drift check's bound.
+  KeepReference keep_reference = KeepReference::automatic;
+  double keep_reference_drift = 0.02;
 };
 
 class RunSession {
@@ -85,6 +90,9 @@ class RunSession {
   // Adds a job to run; its index. A job the resumed journal already holds is not run: its
   // result is handed to on_result (resumed = true) before push returns.
   std::size_t push(Job job);
+  // `job`'s problem will get more jobs (a multi-turn session's first turn): its reference work
+  // is kept from this job on rather than from the second (cache/kept_reference_store.hpp).
+  void expect_repeats(const Job& job);
   // A result that needs no worker (a reply without code): reported, not journaled.
   std::size_t record(JobResult result);
   // The run's announced size, for the progress line and the report's planned_jobs (a run that

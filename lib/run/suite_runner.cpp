@@ -164,6 +164,12 @@ void apply_scheduling(const SuiteRunOptions& options, const Device& device, Sess
   setup.workers_per_gpu = options.workers_per_gpu.value_or(2);
   setup.device_memory_gb = options.device_memory_gb;
   setup.prestart = options.prestart ? *options.prestart == "on" : device.is_cuda();
+  if (options.keep_reference) {
+    const auto mode = keep_reference_from_string(*options.keep_reference);
+    if (!mode) throw InputError(fmt::format("--keep-reference {}: expected auto, on or off", *options.keep_reference));
+    setup.keep_reference = *mode;
+  }
+  if (options.keep_reference_drift) setup.keep_reference_drift = *options.keep_reference_drift;
 }
 
 SuitePlan plan_suite(const SuiteRunOptions& options) {

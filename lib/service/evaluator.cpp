@@ -244,6 +244,8 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   options.jobs = s.config.workers;
   options.workers_per_gpu = s.config.workers_per_gpu;
   options.prestart = s.config.prestart;
+  options.keep_reference = s.config.keep_reference;
+  options.keep_reference_drift = s.config.keep_reference_drift;
   options.timeout_s = s.config.timeout_s;
   if (options.jobs && *options.jobs < 1) throw InputError(fmt::format("workers = {}: must be >= 1", *options.jobs));
   s.suite = load_run_suite(options);
@@ -393,6 +395,8 @@ Evaluator::Handle Evaluator::submit(EvaluationRequest request, Listener on_done)
     s.by_id[request_id] = entry;
     ++s.stats.queued;
   }
+  // A session's turns are one problem's: its reference work is kept from the first turn on.
+  if (request.session_id) s.session->expect_repeats(job);
   const std::size_t pushed = s.session->push(std::move(job));
   if (pushed != index) throw std::logic_error("Evaluator: the session's job index is not the one predicted");
   return entry->future;

@@ -38,6 +38,10 @@ struct EvaluatorConfig {
   std::optional<int> workers;                // worker slots, as --jobs; default: as `kbench run`
   std::optional<int> workers_per_gpu;        // default 2
   std::optional<std::string> prestart;       // "on"/"off"; default on with CUDA
+  // Reference work kept per problem across requests (docs/timing.md#kept-reference-work): "auto"
+  // (default: on a GPU), "on", "off"; the drift check's bound (default 0.02).
+  std::optional<std::string> keep_reference;
+  std::optional<double> keep_reference_drift;
   std::optional<double> timeout_s;           // overrides every problem's timeout_s
   std::optional<std::filesystem::path> work_dir;  // default: a temporary folder, removed by drain()
   std::size_t max_queued = 256;              // waiting requests before submit refuses

@@ -60,6 +60,7 @@ const std::map<std::string, NumberRange, std::less<>>& table() {
       {"--timeout", open_min(0, kWeek_s)},
       {"--max-time", open_min(0, kDay_s)},
       {"--device-memory-gb", open_min(0, 65536)},
+      {"--keep-reference-drift", open_min(0, 1)},
       {"--target-ci", closed(1e-5, 0.5)},
       {"--fail-on-regression", closed(0, 1e6)},
       {"--request-timeout", open_min(0, kDay_s)},  // kbench serve: the longest wait=1 blocks

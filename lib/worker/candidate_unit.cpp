@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "exec/result_channel.hpp"
+#include "measure/baseline_drift.hpp"
 #include "measure/sample_stats.hpp"
 #include "worker/extension_builds.hpp"
 #include "worker/gpu_lock.hpp"
@@ -146,7 +147,7 @@ void CandidateUnit::rebuild_handles() {
   prepare_timing(context_, work_, integrity_, handles_);
   // Deferred by the reference unit: timed here, before the import, as it would have (one build
   // of the baselines per job).
-  if (work_.baselines_deferred) measure_pre_import(context_, handles_.baselines, *handles_.session, work_, phase_);
+  if (work_.baselines_deferred && !work_.short_baselines) measure_pre_import(context_, handles_.baselines, *handles_.session, work_, phase_);
 }
 
 void CandidateUnit::load_candidate() {
@@ -300,9 +301,14 @@ void CandidateUnit::run_timing_witness() {
 void CandidateUnit::measure_with_candidate(JobResult& result) {
   std::vector<NamedCallable> variants = {{"candidate", timed_candidate_}};
   variants.insert(variants.end(), handles_.baselines.begin(), handles_.baselines.end());
+  // Kept baselines: a short drift sample each, while the candidate goes to its precision.
+  std::map<std::string, int> max_rounds;
+  if (work_.short_baselines)
+    for (const auto& [name, callable] : handles_.baselines)
+      max_rounds[name] = short_baseline_rounds(context_.timing.min_samples, context_.timing.samples_per_round);
   ProtocolRun run;
   try {
-    run = handles_.session->measure(variants, context_.timing);
+    run = handles_.session->measure(variants, context_.timing, max_rounds);
   } catch (const VariantError& e) {
     if (e.variant != "candidate") phase_ = "baseline " + e.variant;
     if (e.variant != "candidate")

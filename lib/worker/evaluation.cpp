@@ -47,7 +47,7 @@ std::string cpu_model_name() {
 
 }  // namespace
 
-JobResult evaluate_job(const Job& job) {
+JobResult evaluate_job(const Job& job, bool short_baselines) {
   std::optional<ProblemContext> context;
   try {
     PhaseClock::instance().enter("problem_setup");
@@ -59,16 +59,54 @@ JobResult evaluate_job(const Job& job) {
   GpuLock::instance().hold(GpuLock::Mode::shared);
   PhaseClock::instance().enter("reference");  // trials, expected outputs, baselines (Inductor compile)
   ReferenceUnit reference(*context);
-  ReferenceWork work = reference.run();
+  ReferenceWork work = reference.run(/*defer_baselines=*/false, short_baselines);
   return CandidateUnit(*context, work, reference.take_handles()).run();
 }
 
-EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines) {
+JobResult measure_reference_baselines(const Job& job) {
+  std::optional<ProblemContext> context;
+  try {
+    PhaseClock::instance().enter("problem_setup");
+    context.emplace(job);
+  } catch (const Verdict& verdict) {
+    return context_failure(job, verdict);
+  }
+  GpuLock::instance().hold(GpuLock::Mode::shared);
+  PhaseClock::instance().enter("reference");
+  // The trials and timing sets as every job builds them; the baselines below.
+  ReferenceWork work = ReferenceUnit(*context).run(/*defer_baselines=*/true);
+  JobResult result;
+  result.job = job;
+  if (work.failure) return context_failure(job, *work.failure);
+  PhaseClock::instance().enter("baselines");
+  IntegrityMonitor levels(job);
+  ReferenceHandles handles;
+  handles.baselines = build_baselines(*context, work.trials.front(), job.settings.baselines, false, work.baseline_notes);
+  if (handles.baselines.empty())
+    return context_failure(job, Verdict{Status::problem_error, "no baseline could be built",
+                                        {{"baselines", work.baseline_notes}}});
+  prepare_timing(*context, work, levels, handles);
+  PhaseClock::instance().enter("timing");
+  try {
+    const ProtocolRun run = handles.session->measure(handles.baselines, context->timing);
+    handles.session->store(run, context->timing, result);
+  } catch (const VariantError& e) {
+    return context_failure(job, Verdict{Status::problem_error,
+                                        fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
+                                        {{"traceback", e.traceback}}});
+  }
+  result.status = Status::ok;
+  if (!work.baseline_notes.empty()) result.diagnostics["baselines"] = work.baseline_notes;
+  PhaseClock::instance().enter("report");
+  return result;
+}
+
+EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines, bool short_baselines) {
   ReferenceWork work;
   try {
     ProblemContext context(job);
     GpuLock::instance().hold(GpuLock::Mode::shared);
-    work = ReferenceUnit(context).run(defer_baselines);
+    work = ReferenceUnit(context).run(defer_baselines, short_baselines);
     if (!work.failure) add_input_digests(work);
   } catch (const Verdict& verdict) {
     work.failure = verdict;

@@ -15,7 +15,14 @@
 namespace kbench {
 
 // Both units in this process, the reference unit's Python objects shared with the candidate's.
-JobResult evaluate_job(const Job& job);
+// `short_baselines`: the controller keeps the baselines' timings; only a drift sample of the
+// first is taken (ReferenceWork::short_baselines).
+JobResult evaluate_job(const Job& job, bool short_baselines = false);
+
+// The trusted measurement of kept reference work (model/kept_reference.hpp): the reference unit
+// alone, then every baseline of the job timed by its full protocol, the baselines interleaved
+// with each other; no candidate code is loaded. The result's `timings` are the baselines'.
+JobResult measure_reference_baselines(const Job& job);
 
 // The reference unit alone (no candidate code is loaded): its ReferenceWork encoded in full and
 // blinded (reference_work.hpp), with the input digests another process checks its rebuilt
@@ -27,7 +34,7 @@ struct EncodedReferenceWork {
   // The timing witness's seeds and overhead, for the controller (null: none).
   nlohmann::json witness;
 };
-EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines = false);
+EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines = false, bool short_baselines = false);
 
 // The candidate unit alone, against encoded work from run_reference_unit (usually of another
 // process). With blinded work, its outputs go to `commitment` for judge_commitment (judge.hpp).

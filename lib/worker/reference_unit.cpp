@@ -61,22 +61,31 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
   return std::nullopt;
 }
 
+// The baselines this job builds: the job's, or with kept baselines only the first, the one its
+// drift sample times (ReferenceWork::short_baselines).
+std::vector<std::string> baselines_built(const Job& job, bool short_baselines) {
+  std::vector<std::string> names = job.settings.baselines;
+  if (short_baselines && names.size() > 1) names.resize(1);
+  return names;
+}
+
 }  // namespace
 
 ReferenceUnit::ReferenceUnit(const ProblemContext& context) : context_(context), integrity_(context.job) {}
 
-ReferenceWork ReferenceUnit::run(bool defer_baselines) {
+ReferenceWork ReferenceUnit::run(bool defer_baselines, bool short_baselines) {
   ReferenceWork work;
+  work.short_baselines = short_baselines;
   DeviceMemory& memory = context_.memory();
   try {
     build_trials(work);
     if (defer_baselines) {
       build_timing_sets(work);
-      work.baselines = context_.job.settings.baselines;
+      work.baselines = baselines_built(context_.job, short_baselines);
       work.baselines_deferred = true;
       if (integrity_.enabled("timing_witness") && !work.timing_comparison_skipped) add_witness_sets(work);
     } else {
-      measure_baselines(work);
+      measure_baselines(work, short_baselines);
     }
   } catch (const Verdict& verdict) {
     work.failure = memory.explain(verdict, phase_);
@@ -301,13 +310,15 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
 
 // Baselines are compiled and measured before the candidate exists in this process: failing
 // candidates still get baseline times, and the interleaved run can be checked against these.
-void ReferenceUnit::measure_baselines(ReferenceWork& work) {
-  handles_.baselines = build_baselines(context_, work.trials.front(), context_.job.settings.baselines, false,
-                                       work.baseline_notes);
+// Kept baselines (`short_baselines`): the controller holds their pre-import figures, measured
+// in a process that never held a candidate, and checks the drift sample against them.
+void ReferenceUnit::measure_baselines(ReferenceWork& work, bool short_baselines) {
+  handles_.baselines = build_baselines(context_, work.trials.front(), baselines_built(context_.job, short_baselines),
+                                       false, work.baseline_notes);
   for (const auto& [name, callable] : handles_.baselines) work.baselines.push_back(name);
   build_timing_sets(work);
   prepare_timing(context_, work, integrity_, handles_);
-  measure_pre_import(context_, handles_.baselines, *handles_.session, work, phase_);
+  if (!short_baselines) measure_pre_import(context_, handles_.baselines, *handles_.session, work, phase_);
 }
 
 void measure_pre_import(const ProblemContext& context, const std::vector<NamedCallable>& baselines,

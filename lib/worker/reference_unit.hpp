@@ -31,7 +31,8 @@ class ReferenceUnit {
   // Everything above, in this order. A fault of the problem ends it with work.failure set.
   // `defer_baselines`: the trials and timing sets only (work.baselines_deferred), for work a
   // candidate unit of another process takes, which builds and times the baselines itself.
-  ReferenceWork run(bool defer_baselines = false);
+  // `short_baselines`: the controller keeps the baselines' timings (ReferenceWork::short_baselines).
+  ReferenceWork run(bool defer_baselines = false, bool short_baselines = false);
   // For a candidate unit in this process: the baselines, the call audit, the timing session.
   ReferenceHandles take_handles() { return std::move(handles_); }
 
@@ -43,7 +44,7 @@ class ReferenceUnit {
   void add_alt_distribution_trial(ReferenceWork& work, bool poison);
   void add_alt_shape_trial(ReferenceWork& work, bool poison);
   void build_timing_sets(ReferenceWork& work);
-  void measure_baselines(ReferenceWork& work);
+  void measure_baselines(ReferenceWork& work, bool short_baselines);
   void add_witness_sets(ReferenceWork& work);
 
   const ProblemContext& context_;

@@ -76,6 +76,7 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   if (work.recheck) header["recheck"] = put_trial(*work.recheck, blob, blinded);
   header["baselines"] = work.baselines;
   header["baselines_deferred"] = work.baselines_deferred;
+  header["short_baselines"] = work.short_baselines;
   // Blinded: not even the seeds; the controller sends them when the window opens.
   if (!blinded) {
     nlohmann::json witness = nlohmann::json::array();
@@ -114,6 +115,7 @@ ReferenceWork decode_reference_work(const std::string& bytes) {
     if (header.contains("recheck")) work.recheck = get_trial(header["recheck"], bytes, base);
     work.baselines = header.at("baselines").get<std::vector<std::string>>();
     work.baselines_deferred = header.at("baselines_deferred").get<bool>();
+    work.short_baselines = header.value("short_baselines", false);
     if (header.contains("witness_sets"))
       for (const auto& t : header["witness_sets"]) work.witness_sets.push_back(get_trial(t, bytes, base));
     work.witness_count = header.at("witness_count").get<std::size_t>();

@@ -37,6 +37,10 @@ struct ReferenceWork {
   // of another process builds them and times them before its import, once per job, since it
   // must build them anyway to interleave them with the candidate (reference_unit.hpp).
   bool baselines_deferred = false;
+  // The controller keeps these baselines' timings (model/kept_reference.hpp): only the first one
+  // is built, not timed before the import, and timed for a few rounds beside the candidate, the
+  // controller's drift check (measure/baseline_drift.hpp).
+  bool short_baselines = false;
   // The timing witness (exec/timing_witness.hpp): fresh input sets whose seeds only the trusted
   // side knows, with their expected outputs. The blinded copy keeps only their count.
   std::vector<Trial> witness_sets;

@@ -189,13 +189,15 @@ ProtocolVariant TimingSession::make_variant(const py::object& callable, const Re
   return variant;
 }
 
-ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants,
-                                   const ResolvedTiming& timing) {
+ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants, const ResolvedTiming& timing,
+                                   const std::map<std::string, int>& max_rounds) {
   // Alone on the GPU while timing: workers sharing it wait (lib/worker/gpu_lock.hpp).
   const GpuLockScope alone(GpuLock::Mode::exclusive);
   std::vector<ProtocolVariant> protocol_variants;
-  for (const auto& [name, callable] : variants)
+  for (const auto& [name, callable] : variants) {
     protocol_variants.push_back(make_variant(callable, timing, name));
+    if (const auto cap = max_rounds.find(name); cap != max_rounds.end()) protocol_variants.back().max_rounds = cap->second;
+  }
   ProtocolHooks hooks;
   if (flush_buffer_.defined()) {
     if (timing.mode == TimingMode::kernelbench) {

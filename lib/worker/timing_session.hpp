@@ -4,6 +4,7 @@
 // monitor. The caller decides what to time and when. With a CallAudit, every call's output is
 // kept to the end of its sample and audited there, outside the timed interval, and before each
 // sample a random value set is loaded into the sample's input buffers (integrity/call_audit.hpp).
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -38,8 +39,10 @@ class TimingSession {
   // (may be null) must outlive the session.
   TimingSession(const Job& job, std::vector<pybind11::list> input_sets, CallAudit* audit = nullptr);
 
-  // Runs the protocol over `variants` (graph mode captures each where it can).
-  ProtocolRun measure(const std::vector<NamedCallable>& variants, const ResolvedTiming& timing);
+  // Runs the protocol over `variants` (graph mode captures each where it can); a variant named
+  // in `max_rounds` is sampled in that many rounds only (ProtocolVariant::max_rounds).
+  ProtocolRun measure(const std::vector<NamedCallable>& variants, const ResolvedTiming& timing,
+                      const std::map<std::string, int>& max_rounds = {});
 
   // Copies a run's samples into result.timings and describes the protocol in result.protocol.
   void store(const ProtocolRun& run, const ResolvedTiming& timing, JobResult& result) const;

@@ -122,8 +122,9 @@ nlohmann::json write_document(const std::filesystem::path& out, const std::strin
   return {{"bytes", bytes.size()}, {"sha256", to_hex(sha256(bytes))}};
 }
 
-nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out, bool defer_baselines = false) {
-  const EncodedReferenceWork work = run_reference_unit(job, defer_baselines);
+nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out, bool defer_baselines = false,
+                                    bool short_baselines = false) {
+  const EncodedReferenceWork work = run_reference_unit(job, defer_baselines, short_baselines);
   nlohmann::json message = {{"reference_work", write_document(out, work.full)},
                             {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
   if (!work.witness.is_null()) message["witness"] = work.witness;
@@ -149,6 +150,21 @@ nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement&
   if (!placement.commit_out.empty())
     message["commitment"] = write_document(placement.commit_out, encode_commitment(commitment));
   return message;
+}
+
+// The job's units where the placement puts them: both here, or (native code) the reference
+// unit only, delivered at once, or the candidate unit against a reference file.
+nlohmann::json evaluate_placed(const Job& job, const UnitPlacement& placement) {
+  if (!placement.native_reference_out.empty() && placement.reference_in.empty() &&
+      IntegrityMonitor::enabled_for(job, "native_isolation"))
+    if (const std::string native = native_code_of(job); !native.empty()) {
+      nlohmann::json reference = write_reference_work(job, placement.native_reference_out, /*defer_baselines=*/true,
+                                                      placement.short_baselines);
+      reference["placement"] = {{"native_code", native}};
+      deliver(reference);
+    }
+  return placement.reference_in.empty() ? worker_message(evaluate_job(job, placement.short_baselines))
+                                        : evaluate_with_reference_file(job, placement);
 }
 
 }  // namespace
@@ -182,16 +198,10 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   nlohmann::json message;
   try {
     if (!startup_error.empty()) throw std::runtime_error(startup_error);
-    if (!placement.reference_out.empty()) deliver(write_reference_work(job, placement.reference_out));
-    if (!placement.native_reference_out.empty() && placement.reference_in.empty() &&
-        IntegrityMonitor::enabled_for(job, "native_isolation"))
-      if (const std::string native = native_code_of(job); !native.empty()) {
-        nlohmann::json reference = write_reference_work(job, placement.native_reference_out, /*defer_baselines=*/true);
-        reference["placement"] = {{"native_code", native}};
-        deliver(reference);
-      }
-    message = placement.reference_in.empty() ? worker_message(evaluate_job(job))
-                                             : evaluate_with_reference_file(job, placement);
+    if (!placement.reference_out.empty())
+      deliver(write_reference_work(job, placement.reference_out, false, placement.short_baselines));
+    message = placement.reference_baselines ? worker_message(measure_reference_baselines(job))
+                                            : evaluate_placed(job, placement);
   } catch (const std::exception& e) {
     // Reached only for faults outside the candidate's reach (environment, kbench bugs).
     result.status = Status::problem_error;

@@ -33,6 +33,12 @@ struct UnitPlacement {
   std::filesystem::path provisional;
   std::string witness_sha256;  // with --judge: the digest the controller read at the window's end
   int witness_fd = -1;         // the timing witness's seeds (worker/phase_signal.hpp)
+  // Kept reference work (model/kept_reference.hpp): `reference_baselines`, the trusted
+  // measurement of the baselines alone (measure_reference_baselines; nothing of the candidate
+  // is read); `short_baselines`, the controller keeps the baselines' timings and this job takes
+  // only a drift sample of the first (ReferenceWork::short_baselines).
+  bool reference_baselines = false;
+  bool short_baselines = false;
 };
 
 [[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd,

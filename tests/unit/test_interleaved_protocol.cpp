@@ -255,3 +255,21 @@ TEST_CASE("the sample hooks run around every sample, outside the timed interval,
   CHECK(std::count(events.begin(), events.end(), "at") == 100);
   CHECK(std::count(events.begin(), events.end(), "b0") == 103);
 }
+
+TEST_CASE("a variant capped at a few rounds stops being sampled and no longer holds the run back") {
+  Scripted s;
+  std::mt19937_64 rng(5);
+  std::lognormal_distribution<double> heavy(0, 1.0);
+  std::normal_distribution<double> noise(0, 0.001);
+  s.time_of["candidate"] = [&](int) { return 1.0 + noise(rng); };
+  s.time_of["eager"] = [&](int) { return heavy(rng); };  // would never converge
+  ScriptedTimer timer(s);
+  auto variants = variants_of(s, {"candidate", "eager"});
+  variants[1].max_rounds = 3;
+  const auto run = run_interleaved(timer, variants, quick_timing(), {});
+  CHECK(run.converged);
+  CHECK(run.variants.at("eager").samples_ms.size() == 15);  // 3 rounds of 5
+  CHECK(run.variants.at("eager").rounds.back() == 2);
+  CHECK(run.variants.at("candidate").samples_ms.size() == 20);
+  CHECK(run.rounds == 4);
+}

@@ -1,0 +1,138 @@
+#include "exec/kept_reference_job.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "measure/baseline_drift.hpp"
+#include "model/codec.hpp"
+
+namespace kbench {
+namespace {
+
+double unix_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Runs the trusted worker and publishes what it measured; nullopt with `why` when it failed
+// (the job then runs the full protocol, as without a store).
+std::optional<KeptReference> measure_record(const KeptReferenceKey& key, const std::filesystem::path& dir,
+                                            KeptReferenceStore& store, const JobAttempt& attempt,
+                                            const std::string& reason, double& wall_s, std::string& why) {
+  // Never the pre-started (held) process: it runs under the key's lock, which a held worker
+  // would keep while it waits for its slot.
+  const JobResult measured = attempt(dir, {"--reference-baselines"}, false);
+  wall_s = measured.wall_s;
+  if (measured.status != Status::ok || measured.timings.empty()) {
+    why = fmt::format("the trusted baseline measurement failed ({}: {})", to_string(measured.status), measured.message);
+    return std::nullopt;
+  }
+  KeptReference record;
+  record.key = key;
+  record.created_unix_s = unix_seconds();
+  record.baselines = measured.timings;
+  record.protocol = measured.protocol;
+  record.baseline_notes = measured.diagnostics.value("baselines", nlohmann::json::object());
+  record.reason = reason;
+  store.publish(record, dir);
+  return record;
+}
+
+// The record's figures in place of the short sample; the fresh one stays in the diagnostics.
+void use_record(JobResult& result, const KeptReference& record, KeptReferenceUse& use, KeptReferenceStore& store) {
+  nlohmann::json fresh = nlohmann::json::object();
+  for (const auto& [name, m] : result.timings)
+    if (name != "candidate") fresh[name] = raw_measurement_json(m);
+  for (const auto& [name, m] : record.baselines) result.timings[name] = m;
+  if (!fresh.empty()) result.diagnostics["kept_reference"] = {{"fresh_baselines", fresh}};
+  if (!record.baseline_notes.empty() && !result.diagnostics.contains("baselines"))
+    result.diagnostics["baselines"] = record.baseline_notes;
+  result.protocol["kept_baselines"] = record.protocol;
+  use.kept = true;
+  use.uses = store.note_use(record.key.digest);
+  use.age_s = unix_seconds() - record.created_unix_s;
+  result.kept_reference = use;
+  derive_statistics(result);
+}
+
+// Drifted (or forged by the candidate's process): a fresh trusted record, then the job again
+// with the full protocol; the short attempt's figures are dropped, its wall time counted.
+JobResult run_full_after_drift(const std::filesystem::path& job_dir, const KeptReferenceKey& key,
+                               KeptReferenceStore& store, const JobAttempt& attempt, JobResult first,
+                               const std::string& reason, KeptReferenceUse use) {
+  double refresh_s = 0;
+  {
+    auto lock = store.lock(key.digest);
+    std::string failed;
+    if (measure_record(key, store.trusted_dir(key.digest), store, attempt, reason, refresh_s, failed))
+      use.refreshed = true;
+    use.refresh_s += refresh_s;
+  }
+  const auto full_dir = job_dir / "full";
+  std::filesystem::remove_all(full_dir);
+  store.copy_artefacts(key.digest, full_dir);
+  JobResult full = attempt(full_dir, {}, false);
+  full.wall_s += first.wall_s + refresh_s;
+  full.diagnostics["kept_reference"] = {{"first_attempt", {{"status", to_string(first.status)}, {"wall_s", first.wall_s}}}};
+  use.fallback = reason;
+  full.kept_reference = use;
+  return full;
+}
+
+}  // namespace
+
+JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& job_dir, KeptReferenceStore& store,
+                                  const JobAttempt& attempt) {
+  KeptReferenceUse use;
+  use.drift_bound = store.drift_bound();
+  if (const std::string off = store.off_reason(job); !off.empty()) {
+    JobResult result = attempt(job_dir, {}, true);
+    use.fallback = off;
+    result.kept_reference = use;
+    return result;
+  }
+  const KeptReferenceKey key = store.key_for(job);
+  use.key = key.digest;
+  use.drift_baseline = job.settings.baselines.front();
+  double extra_wall_s = 0;
+  std::string why;
+  std::optional<KeptReference> record;
+  {
+    auto lock = store.lock(key.digest);
+    std::string dropped;
+    record = store.find(key, &dropped);
+    if (!record) {
+      record = measure_record(key, store.trusted_dir(key.digest), store, attempt,
+                              dropped.empty() ? "first use" : dropped, use.refresh_s, why);
+      use.refreshed = true;
+      extra_wall_s += use.refresh_s;
+    }
+  }
+  if (!record || !store.copy_artefacts(key.digest, job_dir)) {
+    // No trusted record (or its artefacts changed under us): today's full protocol.
+    JobResult result = attempt(job_dir, {}, true);
+    use.fallback = record ? "the kept compile artefacts changed on disk" : why;
+    result.wall_s += extra_wall_s;
+    result.kept_reference = use;
+    return result;
+  }
+  JobResult result = attempt(job_dir, {"--short-baselines"}, true);
+  result.wall_s += extra_wall_s;
+  if (is_correct(result.status)) {
+    const auto fresh = result.timings.find(use.drift_baseline);
+    const auto kept = record->baselines.find(use.drift_baseline);
+    std::string refused = "no fresh " + use.drift_baseline + " sample to check the kept one against";
+    if (fresh != result.timings.end() && kept != record->baselines.end()) {
+      const DriftCheck check = check_baseline_drift(samples_by_round(fresh->second), samples_by_round(kept->second),
+                                                    store.drift_bound());
+      use.drift = check.drift;
+      use.drift_ci = check.ratio_ci;
+      refused = check.reason;
+    }
+    if (!refused.empty()) return run_full_after_drift(job_dir, key, store, attempt, std::move(result), refused, use);
+  }
+  use_record(result, *record, use, store);
+  return result;
+}
+
+}  // namespace kbench

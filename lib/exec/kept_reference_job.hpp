@@ -1,0 +1,33 @@
+#pragma once
+// One job with kept reference work (model/kept_reference.hpp, cache/kept_reference_store.hpp;
+// docs/timing.md#kept-reference-work):
+//   1. the key's record, or a trusted worker (`--reference-baselines`: no candidate code in its
+//      process) that measures it with the full protocol and whose compile caches are published;
+//   2. the job's workers with `--short-baselines`: the candidate timed to its precision beside a
+//      few rounds of one baseline, with a copy of the record's compile artefacts in its job dir;
+//   3. the controller's drift check of that short sample against the record
+//      (measure/baseline_drift.hpp): within the bound, the result's baselines are the record's;
+//      beyond it, the record is measured again and the job runs again with the full protocol.
+// Candidate timings are never kept; what a candidate's process reports about baselines decides
+// only between the kept figures and a full re-run, never the figures themselves.
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cache/kept_reference_store.hpp"
+#include "model/job.hpp"
+#include "model/job_result.hpp"
+
+namespace kbench {
+
+// One run of the job's workers in `dir` with `worker_args` added to each worker's command line;
+// `held`: the slot's pre-started hold applies (the job's first process only).
+using JobAttempt =
+    std::function<JobResult(const std::filesystem::path& dir, const std::vector<std::string>& worker_args, bool held)>;
+
+// `job.device` is the slot's. Every result gets `kept_reference` (why not, when it was not kept).
+JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& job_dir, KeptReferenceStore& store,
+                                  const JobAttempt& attempt);
+
+}  // namespace kbench

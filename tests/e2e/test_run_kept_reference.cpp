@@ -1,0 +1,167 @@
+// End to end: reference work kept across the jobs of one problem (docs/timing.md#kept-reference-
+// work), on the CPU with real workers. Four candidates of add_one with eager and Inductor
+// baselines: kept (--keep-reference on) against the full protocol (off): the 2nd..4th jobs
+// neither compile Inductor nor re-time the baselines, their baseline figures are the trusted
+// record's, and statuses equal the full protocol's. The second candidate
+// (tests/hostile/kept_reference_poisoner.py) writes into the store; no later baseline changes.
+// Then a drift bound nothing can meet sends every job to the full protocol. Inductor compiles
+// C++ on the CPU (three compilations: the trusted worker's, two full jobs'): ~3 min alone on the
+// 2-core machine, ~8 min beside three other builds.
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "catch.hpp"
+#include "exec/sandbox.hpp"
+#include "results_by_key.hpp"
+#include "run_kbench.hpp"
+#include "temp_dir.hpp"
+
+using namespace kbench;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A suite in `dir`: add_one with these candidates (copied there under their names, in order).
+fs::path write_suite(const fs::path& dir, const std::string& name,
+                     const std::vector<std::pair<std::string, fs::path>>& candidates, const std::string& baselines) {
+  fs::create_directories(dir / "candidates");
+  std::string list;
+  for (const auto& [name, from] : candidates) {
+    fs::copy_file(from, dir / "candidates" / name, fs::copy_options::overwrite_existing);
+    list += "      - candidates/" + name + "\n";
+  }
+  const fs::path suite = dir / (name + ".yaml");
+  std::ofstream(suite) << "schema_version: 1\nsuite: kept\ndefaults:\n  skip_checks: [forbidden_api]\n"
+                       << "  seeds: 2\n  baselines: " << baselines << "\n  timeout_s: 300\n"
+                       << "  timing: {warmup: 1, min_samples: 6, samples_per_round: 3, max_time_s: 1.0}\n"
+                       << "problems:\n  - id: add_one\n    file: " << (test::kDataDir / "problems" / "add_one.py").string()
+                       << "\n    candidates:\n"
+                       << list;
+  return suite;
+}
+
+nlohmann::json run(const fs::path& suite, const fs::path& dir, const std::string& tag, const std::string& flags) {
+  const auto results = dir / (tag + ".json");
+  const auto out = test::run_kbench("run " + suite.string() + " --device cpu --jobs 1 --work-dir " +
+                                    (dir / ("work-" + tag)).string() + " -o " + results.string() + " " + flags);
+  INFO(out.output);
+  REQUIRE(out.exit_code == 0);
+  return nlohmann::json::parse(std::ifstream(results))["results"];
+}
+
+double phase(const nlohmann::json& result, const char* name) {
+  return result["diagnostics"]["worker_timeline"]["phases_s"].value(name, 0.0);
+}
+
+std::vector<double> samples(const nlohmann::json& result, const char* variant) {
+  return result["timings"][variant]["samples_ms"].get<std::vector<double>>();
+}
+
+// What the poisoner printed: did any of its writes into the store (not its own cache) succeed?
+bool wrote_into_store(const std::string& said) {
+  std::istringstream lines(said);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("/kept-reference/") != std::string::npos && line.size() > 9 &&
+        line.compare(line.size() - 9, 9, ": written") == 0)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("kept reference work: baselines measured once, verdicts as the full protocol's, not poisonable") {
+  test::TempDir dir;
+  const auto ok = test::kDataDir / "candidates" / "add_one_ok.py";
+  const std::pair<std::string, fs::path> a_ok{"a_ok.py", ok},
+      poison{"b_poison.py", test::kSourceDir / "tests/hostile/kept_reference_poisoner.py"};
+  const auto suite = write_suite(dir.path(), "kept", {a_ok, poison, {"c_ok.py", ok}, {"d_ok.py", ok}}, "[eager, inductor]");
+  // The full protocol on the first two only: each of its jobs compiles Inductor (C++ on the CPU).
+  const auto full_suite = write_suite(dir.path(), "full", {a_ok, poison}, "[eager, inductor]");
+  // A bound wide enough for the CPU's noise: this case is about what is kept, not drift.
+  const auto kept = test::results_by_key(run(suite, dir.path(), "kept", "--keep-reference on --keep-reference-drift 0.9"));
+  const auto full = test::results_by_key(run(full_suite, dir.path(), "full", "--keep-reference off"));
+  const bool landlock = sandbox_support().landlock_abi > 0;
+
+  const auto& first = kept.at("add_one/a_ok.py");
+  const auto& poisoner = kept.at("add_one/b_poison.py");
+  INFO(first.dump(2));
+  INFO(poisoner.dump(2));
+  for (const auto& [key, result] : full) {
+    INFO(key);
+    CHECK(result["status"] == kept.at(key)["status"]);  // the same verdicts
+    CHECK_FALSE(result.contains("kept_reference"));
+    CHECK(result["timings"]["inductor"].is_object());
+  }
+  REQUIRE(first["status"] == "ok");
+  CHECK(first["kept_reference"]["kept"] == true);
+  CHECK(first["kept_reference"]["refreshed"] == true);  // the first job had the record measured
+  CHECK(first["kept_reference"]["refresh_s"].get<double>() > 0);
+  CHECK(first["kept_reference"]["uses"] == 1);
+  CHECK(first["kept_reference"]["drift"].is_number());
+  CHECK(first["timings"]["inductor"].is_object());
+  CHECK(first["speedups"].contains("inductor"));
+  CHECK(first["diagnostics"]["kept_reference"]["fresh_baselines"].contains("eager"));
+  CHECK_FALSE(first["diagnostics"]["kept_reference"]["fresh_baselines"].contains("inductor"));
+  const std::string digest = first["kept_reference"]["key"];
+  const auto record_file = dir.path() / "work-kept" / "kept-reference" / digest / "record.json";
+  REQUIRE(fs::exists(record_file));
+  const auto record = nlohmann::json::parse(std::ifstream(record_file));
+  CHECK(record["baselines"]["eager"]["samples_ms"].get<std::vector<double>>() == samples(first, "eager"));
+
+  // The poisoner ran (correct), and whatever it wrote changed no later baseline.
+  CHECK(poisoner["status"] == "ok");
+  const std::string said = poisoner["diagnostics"].value("stdout_tail", "");
+  CHECK(said.find("kept-reference-poisoner") != std::string::npos);
+  for (const char* name : {"c_ok.py", "d_ok.py"}) {
+    const auto& later = kept.at(std::string("add_one/") + name);
+    INFO(later.dump(2));
+    REQUIRE(later["status"] == "ok");
+    CHECK(later["kept_reference"]["kept"] == true);
+    CHECK(later["kept_reference"]["key"] == digest);
+    // Never the forged 1000x baseline: the kept figures are the controller's, from memory.
+    for (const double ms : samples(later, "eager")) CHECK(ms < 100 * samples(first, "eager").front());
+  }
+  const auto& c_ok = kept.at("add_one/c_ok.py");
+  if (landlock) {
+    // The store was out of the poisoner's reach: the record served every job unchanged.
+    CHECK_FALSE(wrote_into_store(said));
+    CHECK(c_ok["kept_reference"]["refreshed"] == false);
+    CHECK(samples(c_ok, "eager") == samples(first, "eager"));
+    CHECK(nlohmann::json::parse(std::ifstream(record_file))["baselines"]["eager"] == record["baselines"]["eager"]);
+  } else {
+    // Written, then noticed at the next copy: the record was measured again, by a trusted worker.
+    CHECK(c_ok["kept_reference"]["refreshed"] == true);
+  }
+  const auto& d_ok = kept.at("add_one/d_ok.py");
+  CHECK(d_ok["kept_reference"]["refreshed"] == false);
+  CHECK(d_ok["kept_reference"]["uses"].get<int>() >= 2);
+  CHECK(d_ok["kept_reference"]["age_s"].get<double>() > 0);
+  // No Inductor compilation in a kept job: its reference phase is a fraction of the full one's.
+  const auto& d_full = full.at("add_one/a_ok.py");
+  INFO(d_full.dump(2));
+  CHECK(phase(d_ok, "reference") < 0.5 * phase(d_full, "reference"));
+  CHECK(phase(d_ok, "reference") + phase(d_ok, "timing") < phase(d_full, "reference") + phase(d_full, "timing"));
+}
+
+TEST_CASE("a drift beyond the bound sends the job to the full protocol and the record is measured again") {
+  test::TempDir dir;
+  const auto ok = test::kDataDir / "candidates" / "add_one_ok.py";
+  const auto suite = write_suite(dir.path(), "drift", {{"a_ok.py", ok}, {"b_ok.py", ok}}, "[eager]");
+  // No short sample's CI fits within 1 -/+ 1e-6.
+  const auto results = test::results_by_key(run(suite, dir.path(), "drift", "--keep-reference on --keep-reference-drift 1e-6"));
+  for (const auto& [key, result] : results) {
+    INFO(result.dump(2));
+    REQUIRE(result["status"] == "ok");
+    CHECK(result["kept_reference"]["kept"] == false);
+    CHECK(result["kept_reference"]["refreshed"] == true);
+    CHECK_THAT(result["kept_reference"]["fallback"].get<std::string>(), Catch::Contains("not within 1 -/+ 1e-06"));
+    CHECK(result["kept_reference"]["drift_ci"].is_array());
+    CHECK(result["diagnostics"]["kept_reference"]["first_attempt"]["status"] == "ok");
+    CHECK(result["speedups"].contains("eager"));
+    // The full protocol's pre-import run was taken again.
+    CHECK(result["protocol"].contains("pre_import_median_ms"));
+  }
+  CHECK(fs::is_directory(dir.path() / "work-drift" / "job-0000" / "full"));
+}
