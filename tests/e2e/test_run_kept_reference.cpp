@@ -156,7 +156,7 @@ TEST_CASE("a drift beyond the bound sends the job to the full protocol and the r
     REQUIRE(result["status"] == "ok");
     CHECK(result["kept_reference"]["kept"] == false);
     CHECK(result["kept_reference"]["refreshed"] == true);
-    CHECK_THAT(result["kept_reference"]["fallback"].get<std::string>(), Catch::Contains("not within 1 -/+ 1e-06"));
+    CHECK(result["kept_reference"]["fallback"].get<std::string>().find("not within 1 -/+ 1e-06") != std::string::npos);
     CHECK(result["kept_reference"]["drift_ci"].is_array());
     CHECK(result["diagnostics"]["kept_reference"]["first_attempt"]["status"] == "ok");
     CHECK(result["speedups"].contains("eager"));

@@ -57,6 +57,19 @@ void write(const fs::path& file, const std::string& text) {
   std::ofstream(file) << text;
 }
 
+// Catch2 v2 and v3 spell their matchers differently (the GPU machine has v3): by hand.
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+template <typename F>
+std::string message_of(F f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace
 
 TEST_CASE("the key names what a baseline depends on and nothing of the candidate") {
@@ -108,10 +121,10 @@ TEST_CASE("a record reads back as written, and one whose key does not match its 
 
   auto forged = to_json(record);
   forged["key_fields"]["settings"]["dtype"] = "float16";
-  CHECK_THROWS_WITH(kept_reference_from_json(forged, "record"), Catch::Contains("record.key"));
+  CHECK(contains(message_of([&] { kept_reference_from_json(forged, "record"); }), "record.key"));
   auto empty = to_json(record);
   empty["baselines"] = nlohmann::json::object();
-  CHECK_THROWS_WITH(kept_reference_from_json(empty, "record"), Catch::Contains("no baseline"));
+  CHECK(contains(message_of([&] { kept_reference_from_json(empty, "record"); }), "no baseline"));
 }
 
 TEST_CASE("a result's kept_reference goes through the results codec, and kept speedups are not paired") {
@@ -158,7 +171,7 @@ TEST_CASE("the drift check keeps a baseline within its bound and refuses one tha
   const auto slower = check_baseline_drift(samples_by_round(measurement(1.05, 5, 10, 0.005, 12)), kept, 0.02);
   CHECK_FALSE(slower.within);
   CHECK(slower.drift == Approx(0.05).margin(0.01));
-  CHECK_THAT(slower.reason, Catch::Contains("+5.") && Catch::Contains("not within"));
+  CHECK((contains(slower.reason, "+5.") && contains(slower.reason, "not within")));
   const auto faster = check_baseline_drift(samples_by_round(measurement(0.9, 5, 10, 0.005, 13)), kept, 0.02);
   CHECK_FALSE(faster.within);
   // A drift smaller than the bound that a noisy short sample cannot show is refused too.
@@ -174,15 +187,15 @@ TEST_CASE("the store serves repeated problems, copies verified artefacts and dro
   KeptReferenceStore store(dir / "kept-reference", KeepReference::automatic, 0.02, [] { return kEnvironment; });
   Job job = sample_job(dir / "relu.py");
   store.expect(job);
-  CHECK_THAT(store.off_reason(job), Catch::Contains("single job"));
+  CHECK(contains(store.off_reason(job), "single job"));
   store.expect(job);
   CHECK(store.off_reason(job).empty());
   Job cpu = job;
   cpu.device = Device{DeviceKind::cpu, std::nullopt};
-  CHECK_THAT(store.off_reason(cpu), Catch::Contains("CPU"));
+  CHECK(contains(store.off_reason(cpu), "CPU"));
   Job none = job;
   none.settings.baselines.clear();
-  CHECK_THAT(store.off_reason(none), Catch::Contains("no baseline"));
+  CHECK(contains(store.off_reason(none), "no baseline"));
 
   const auto key = store.key_for(job);
   CHECK_FALSE(store.find(key));
@@ -213,6 +226,6 @@ TEST_CASE("the store serves repeated problems, copies verified artefacts and dro
   CHECK_FALSE(fs::exists(dir / "job-0002" / "cache" / "inductor" / "fx" / "graph.bin"));
   std::string dropped;
   CHECK_FALSE(store.find(key, &dropped));
-  CHECK_THAT(dropped, Catch::Contains("changed on disk"));
+  CHECK(contains(dropped, "changed on disk"));
   fs::remove_all(dir);
 }
