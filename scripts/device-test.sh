@@ -315,8 +315,8 @@ fi
 
 if want keptaa; then
 step "keptaa: kept reference work vs the full protocol, A/A (benchmarks/kept_reference; issue #14)"
-# The smoke suite, then KB_PROBLEMS level-1 problems of KB_DIR when present; 3 copies each.
-KB_DIR="${KB_DIR:-$ROOT/.kb}" KB_PROBLEMS="${KBENCH_KEPT_KB_PROBLEMS:-4}" \
+# 3 smoke problems, then 3 level-1 problems of KB_DIR when present; 3 copies each, both ways.
+KB_DIR="${KB_DIR:-$ROOT/.kb}" KB_PROBLEMS="${KBENCH_KEPT_KB_PROBLEMS:-3}" \
   timeout -k 30 "${KBENCH_KEPT_AA_S:-400}" "$ROOT/benchmarks/kept_reference/aa.sh" "$BUILD/bin/kbench" "$OUTDIR/keptaa" \
   > "$OUTDIR/keptaa.txt" 2>&1 || status=1
 cat "$OUTDIR/keptaa.txt"

@@ -85,12 +85,9 @@ JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& j
                                   const JobAttempt& attempt) {
   KeptReferenceUse use;
   use.drift_bound = store.drift_bound();
-  if (const std::string off = store.off_reason(job); !off.empty()) {
-    JobResult result = attempt(job_dir, {}, true);
-    use.fallback = off;
-    result.kept_reference = use;
-    return result;
-  }
+  // Not for this job (a single job of its problem, the CPU under auto, ...): as without a store,
+  // and its result says nothing about kept work.
+  if (!store.off_reason(job).empty()) return attempt(job_dir, {}, true);
   const KeptReferenceKey key = store.key_for(job);
   use.key = key.digest;
   use.drift_baseline = job.settings.baselines.front();

@@ -26,7 +26,8 @@ namespace kbench {
 using JobAttempt =
     std::function<JobResult(const std::filesystem::path& dir, const std::vector<std::string>& worker_args, bool held)>;
 
-// `job.device` is the slot's. Every result gets `kept_reference` (why not, when it was not kept).
+// `job.device` is the slot's. A job the store is not for (KeptReferenceStore::off_reason) runs as
+// without one; every other result gets `kept_reference` (why not, when it was not kept).
 JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& job_dir, KeptReferenceStore& store,
                                   const JobAttempt& attempt);
 
