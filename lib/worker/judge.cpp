@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "correctness/output_comparison.hpp"
+#include "integrity/baseline_cross_check.hpp"
+#include "measure/sample_stats.hpp"
 #include "integrity/output_opening.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "integrity/integrity_monitor.hpp"
@@ -77,6 +79,23 @@ void judge_calls(const ReferenceWork& work, const Commitment& commitment, const 
     throw rejection("commitment", fmt::format("{} calls were committed under no reveal the controller answered", calls.size() - k));
 }
 
+// The baseline samples the candidate's process reported against the reference worker's: a
+// mismatch is refused on CUDA (both timed alone on the GPU); on the CPU only noted, since there
+// the interleaved candidate evicts the baseline's caches and a loaded machine moves medians by
+// 10-200% (docs/timing.md).
+void cross_check_baselines(const Job& job, const ReferenceWork& work, JobResult& provisional) {
+  if (!IntegrityMonitor::enabled_for(job, "baseline_cross_check")) return;
+  for (const auto& [name, trusted] : work.trusted_baseline_ms) {
+    const auto reported = provisional.timings.find(name);
+    if (reported == provisional.timings.end() || reported->second.samples_ms.empty() || trusted.empty()) continue;
+    provisional.diagnostics["integrity_notes"]["baseline_cross_check"][name] = {
+        {"reported_median_ms", summarize(reported->second.samples_ms).median},
+        {"trusted_median_ms", summarize(trusted).median}};
+    const auto disagreement = baseline_disagreement(name, reported->second.samples_ms, trusted);
+    if (disagreement && job.device.is_cuda()) throw rejection("baseline_cross_check", *disagreement);
+  }
+}
+
 }  // namespace
 
 JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
@@ -117,6 +136,7 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
         judge_trial_outputs(set, commitment.witness[i].outputs, tolerance, witness_bounds);
       }
     }
+    cross_check_baselines(job, work, provisional);
   } catch (const Verdict& verdict) {
     provisional.status = verdict.status;
     provisional.message = verdict.message;
