@@ -2,8 +2,9 @@
 # Issue #19: the pip wheel. Builds it from SOURCE with the torch venv's pip (no build isolation,
 # so CMake imports that torch), installs it into a fresh venv beside the torch one, then, from
 # another directory with nothing of the checkout on any path: `kbench --version` (the wheel's
-# version and a commit), `import kbench` (the installed package, whose kbench is the venv's), and
-# the smoke suite's first problem through the installed command and the installed suite.
+# version and a commit), `import kbench` (the installed package; its Evaluator runs the venv's
+# worker for one candidate of the test data), and the smoke suite's first problem through the
+# installed command and the installed suite.
 #
 # Cost: the wheel's CMake build lives in BUILD-wheel, a sibling of BUILD, kept between runs, and
 # runs with CCACHE_BASEDIR=SOURCE like scripts/setup.sh's build: a sibling has the same relative
@@ -65,22 +66,27 @@ wheel_version="$(basename "$WHEEL" | cut -d- -f2)"
 echo "$version_line" | grep -Eq "^kbench ${wheel_version//./\\.} \(commit [0-9a-f]{7,}" \
   || fail "--version '$version_line' is not the wheel's $wheel_version with a commit"
 
-# The module: the venv's copy (not the checkout's), running the venv's kbench.
+# The module: the venv's copy (not the checkout's), whose Evaluator runs the venv's worker (one
+# evaluation of the test data's quick suite).
 "$V/bin/python" - "$V" "$SOURCE" "$wheel_version" <<'PY' || fail "import kbench in the venv"
 import importlib.metadata, os, sys
 import kbench
-from kbench import evaluator
+from kbench import _kbench, evaluator
 venv, source, version = sys.argv[1:]
-assert os.path.realpath(kbench.__file__).startswith(os.path.realpath(venv)), kbench.__file__
+venv = os.path.realpath(venv)
+assert os.path.realpath(kbench.__file__).startswith(venv + os.sep), kbench.__file__
 assert importlib.metadata.version("kbench") == version, importlib.metadata.version("kbench")
-binary = evaluator._kbench_binary(None)
-assert binary == os.path.realpath(os.path.join(venv, "bin", "kbench")), binary
-assert kbench.Evaluator and kbench.rewards
+assert evaluator._kbench_binary(None) == os.path.join(venv, "bin", "kbench"), evaluator._kbench_binary(None)
+data = os.path.join(source, "tests", "data")
+with kbench.Evaluator(os.path.join(data, "suites", "quick.yaml"), devices="cpu", work_dir="module-work") as ev:
+    assert _kbench.worker_executable() == os.path.join(venv, "bin", "kbench-worker"), _kbench.worker_executable()
+    result = ev.evaluate("add_one_a", open(os.path.join(data, "candidates", "add_one_ok.py")).read())
+    assert result.status == "ok", (result.status, result.message, result.diagnostics)
 PY
 
 # One smoke problem through the installed command and suite, nothing from SOURCE or BUILD.
 kbench run "$V/share/kbench/suites/smoke.yaml" --device cpu --problems 01_leaky_relu_scale \
-  --baselines eager --max-time 1 -o r.json > run.log 2>&1 || { cat run.log; fail "installed run"; }
+  --baselines eager --max-time 1 --work-dir run-work -o r.json > run.log 2>&1 || { cat run.log; fail "installed run"; }
 "$PYTHON" - r.json "$SOURCE" "$BUILD" "$V" <<'PY' || fail "installed run's results"
 import json, sys
 doc = json.load(open(sys.argv[1]))
