@@ -241,8 +241,9 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   options.suite_file = s.config.suite_file;
   options.device = s.config.device;
   options.checks = s.config.checks;
+  options.timing_preset = s.config.timing_preset;
   options.jobs = s.config.workers;
-  options.workers_per_gpu = s.config.workers_per_gpu;
+  options.workers_per_gpu = s.config.workers_per_gpu.value_or(kEvaluatorWorkersPerGpu);
   options.prestart = s.config.prestart;
   options.timeout_s = s.config.timeout_s;
   if (options.jobs && *options.jobs < 1) throw InputError(fmt::format("workers = {}: must be >= 1", *options.jobs));
