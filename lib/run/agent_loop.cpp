@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "run/generated_results.hpp"
+#include "run/job_planning.hpp"
 #include "run/turn_feedback.hpp"
 
 namespace kbench {

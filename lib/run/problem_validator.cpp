@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "exec/controller.hpp"
+#include "run/job_planning.hpp"
 #include "run/work_dir.hpp"
 #include "suite/suite.hpp"
 

@@ -6,6 +6,7 @@
 
 #include "core/text.hpp"
 #include "report/text_table.hpp"
+#include "run/job_planning.hpp"
 
 namespace kbench {
 namespace {

@@ -15,6 +15,7 @@
 #include "run/journal.hpp"
 #include "run/agent_loop.hpp"
 #include "run/generated_results.hpp"
+#include "run/job_planning.hpp"
 #include "run/run_session.hpp"
 #include "run/work_dir.hpp"
 #include "report/terminal_table.hpp"

@@ -15,7 +15,7 @@
 #include "device/device_resolution.hpp"
 #include "exec/controller.hpp"
 #include "generate/code_extraction.hpp"
-#include "model/job.hpp"
+#include "run/job_planning.hpp"
 #include "model/run_info.hpp"
 #include "run/run_session.hpp"
 #include "run/suite_runner.hpp"

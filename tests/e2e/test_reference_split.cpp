@@ -12,7 +12,7 @@
 #include "catch.hpp"
 #include "core/hmac_sha256.hpp"
 #include "model/codec.hpp"
-#include "model/job.hpp"
+#include "run/job_planning.hpp"
 #include "exec/result_channel.hpp"
 #include "suite/suite.hpp"
 #include "temp_dir.hpp"

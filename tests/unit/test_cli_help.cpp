@@ -3,8 +3,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -204,6 +206,18 @@ std::string run_in_shell(const std::string& shell, const std::string& script) {
   return ran.output;
 }
 
+// The blocks are compared for their words, not their layout: CLI11 2.1 (Debian, where docs/cli.md is
+// regenerated) and 2.4 (the GPU machine) wrap descriptions at different columns, indent option
+// groups differently and print a default as `TEXT=auto` or `TEXT [auto]`.
+std::string help_text_as_compared(const std::string& text) {
+  static const std::regex default_value(R"((\S)=(\S+)(?=\s))");
+  const std::string defaults_bracketed = std::regex_replace(text, default_value, "$1[$2]");
+  std::string words;
+  for (const char c : defaults_bracketed)
+    if (!std::isspace(static_cast<unsigned char>(c))) words += c;
+  return words;
+}
+
 }  // namespace
 
 TEST_CASE("bash completion comes from the CLI definition: subcommands, nested ones, options") {
@@ -223,6 +237,12 @@ TEST_CASE("bash completion comes from the CLI definition: subcommands, nested on
 }
 
 TEST_CASE("zsh completion parses and describes the same commands") {
+  // CI and scripts/setup.sh install zsh; the GPU machine's image has none, and there is no
+  // package registry to install it from.
+  if (kbench::test::run_command("command -v zsh >/dev/null 2>&1").exit_code != 0) {
+    WARN("zsh is not installed on this machine: the zsh tables are checked where it is (CI)");
+    return;
+  }
   // The generated tables as zsh reads them (_describe itself needs a live completion widget).
   const auto out = run_in_shell("zsh", "_kbench_children \"history\"; print -l -- $reply; "
                                        "_kbench_options \"run\"; print -l -- $reply | grep -c .");
@@ -246,7 +266,7 @@ TEST_CASE("the --help blocks of docs/cli.md are what kbench prints") {
     const auto block_end = doc.find("\n```", line_end);
     const std::string shown = doc.substr(line_end + 1, block_end - line_end);
     INFO("docs/cli.md block: kbench " << arguments << " (regenerate it from the binary's output)");
-    CHECK(run_kbench(arguments).output == shown);
+    CHECK(help_text_as_compared(run_kbench(arguments).output) == help_text_as_compared(shown));
     ++blocks;
   }
   CHECK(blocks >= 4);

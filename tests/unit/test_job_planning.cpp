@@ -1,7 +1,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "model/codec.hpp"
-#include "model/job.hpp"
+#include "run/job_planning.hpp"
 #include "suite/suite.hpp"
 #include "temp_dir.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "core/error.hpp"
 #include "error_of.hpp"
-#include "model/job.hpp"
+#include "run/job_planning.hpp"
 #include "kernelbench_tree.hpp"
 #include "run_kbench.hpp"
 #include "suite/kernelbench_import.hpp"

@@ -1,6 +1,8 @@
 // The memory plan (exec/memory_plan.hpp) with given footprints: what a worker keeps on the
 // device for small and full-size problems, and when a problem does not fit its grant at all.
 #include "catch.hpp"
+
+#include <string>
 #include "exec/memory_plan.hpp"
 #include "model/memory_usage.hpp"
 
@@ -134,5 +136,12 @@ TEST_CASE("memory usage round-trips through its codec and refuses negative sizes
   CHECK(back.plan == u.plan);
   auto bad = to_json(u);
   bad["gpu_peak_reserved_bytes"] = -1;
-  CHECK_THROWS_WITH(memory_usage_from_json(bad), Catch::Contains("gpu_peak_reserved_bytes"));
+  // Catch2 v2 and v3 spell their matchers differently; the message is checked by hand.
+  std::string message;
+  try {
+    memory_usage_from_json(bad);
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  CHECK(message.find("gpu_peak_reserved_bytes") != std::string::npos);
 }

@@ -14,6 +14,7 @@
 #include "report/reporter_set.hpp"
 #include "report/results_reader.hpp"
 #include "run/journal.hpp"
+#include "run/job_planning.hpp"
 #include "run/run_session.hpp"
 #include "suite/suite.hpp"
 #include "temp_dir.hpp"

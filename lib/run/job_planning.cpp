@@ -1,4 +1,4 @@
-#include "model/job.hpp"
+#include "run/job_planning.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
