@@ -212,14 +212,20 @@ def main() -> int:
                    if (r["problem"], r["candidate_file"]) in by_path
                    and r["status"] != by_path[(r["problem"], r["candidate_file"])]]
         run_rate = len(run_results) / run_s if run_results else 0.0
+        run_phases = {}
+        for r in run_results:
+            for key, value in r.get("diagnostics", {}).get("worker_timeline", {}).get("phases_s", {}).items():
+                run_phases[key] = run_phases.get(key, 0.0) + value
         print(f"\nkbench run, today's defaults: {len(run_results)} of {len(batch)} evaluations in {run_s:.1f} s "
               f"(exit {rc}{', stopped by the budget' if len(run_results) < len(batch) else ''}): "
               f"{run_rate:.3f} evaluations/s; unexpected {len(run_bad)}")
+        print("  worker phases, summed (s): " + ", ".join(
+            f"{k} {v:.1f}" for k, v in sorted(run_phases.items(), key=lambda kv: -kv[1])))
         if run_rate:
-            print(f"  Evaluator (rl) / kbench run (defaults): x{rate / run_rate:.2f} evaluations/s")
+            print(f"  Evaluator ({args.timing}) / kbench run (defaults): x{rate / run_rate:.2f} evaluations/s")
         bad += run_bad
         summary["kbench_run"] = {"evaluations": len(run_results), "wall_s": run_s, "exit": rc,
-                                 "evaluations_per_s": run_rate}
+                                 "evaluations_per_s": run_rate, "phases_sums_s": run_phases}
     (out / "throughput-rl.json").write_text(json.dumps(summary, indent=1))
     print("\n".join(bad) if bad else "\nall statuses as expected")
     return 1 if bad else 0

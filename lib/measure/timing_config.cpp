@@ -1,6 +1,17 @@
 #include "measure/timing_config.hpp"
 
 namespace kbench {
+namespace {
+
+// The enumerator whose index in `names` is that of `text` (names are listed in enum order).
+template <class Enum>
+std::optional<Enum> enum_from_name(const std::vector<std::string>& names, const std::string& text) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == text) return static_cast<Enum>(i);
+  return std::nullopt;
+}
+
+}  // namespace
 
 const std::vector<std::string>& timing_mode_names() {
   static const std::vector<std::string> names = {"cold", "hot", "graph", "kernelbench"};
@@ -10,10 +21,7 @@ const std::vector<std::string>& timing_mode_names() {
 std::string to_string(TimingMode mode) { return timing_mode_names()[static_cast<int>(mode)]; }
 
 std::optional<TimingMode> timing_mode_from_string(const std::string& text) {
-  const auto& names = timing_mode_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == text) return static_cast<TimingMode>(i);
-  return std::nullopt;
+  return enum_from_name<TimingMode>(timing_mode_names(), text);
 }
 
 const std::vector<std::string>& timing_preset_names() {
@@ -24,10 +32,7 @@ const std::vector<std::string>& timing_preset_names() {
 std::string to_string(TimingPreset preset) { return timing_preset_names()[static_cast<int>(preset)]; }
 
 std::optional<TimingPreset> timing_preset_from_string(const std::string& text) {
-  const auto& names = timing_preset_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == text) return static_cast<TimingPreset>(i);
-  return std::nullopt;
+  return enum_from_name<TimingPreset>(timing_preset_names(), text);
 }
 
 const std::vector<std::string>& timing_keys() {
