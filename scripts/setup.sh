@@ -59,6 +59,13 @@ then
   "$VENV/bin/python3" -m pip install -q "$TORCH_SPEC" "$NUMPY_SPEC" pyyaml jsonschema kubernetes-validate pytest
 fi
 
+# scikit-build-core: the build backend of `pip install --no-build-isolation .` (pyproject.toml,
+# docs/install.md#pip; tests: test_wheel). pybind11 comes from the OS (pybind11-dev above).
+if ! "$VENV/bin/python3" -c "import scikit_build_core" 2>/dev/null; then
+  log "installing scikit-build-core into $VENV (the wheel's build backend)"
+  "$VENV/bin/python3" -m pip install -q "scikit-build-core>=0.10"
+fi
+
 # ccache: hash paths relative to the checkout so every clone shares one cache.
 export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"

@@ -70,7 +70,9 @@ std::vector<ProblemValidation> validate_suite(const ProblemValidationOptions& op
   select_problems(options.selection, std::nullopt, suite.problems);
   const std::vector<Device> devices = resolve_devices(options.device);
   const bool temporary = !options.work_dir;
-  const auto work_dir = temporary ? make_temp_work_dir("kbench-validate") : *options.work_dir;
+  // Absolute: each worker runs in its own job folder, so a relative path would miss its files.
+  const auto work_dir =
+      temporary ? make_temp_work_dir("kbench-validate") : std::filesystem::absolute(*options.work_dir);
   std::filesystem::create_directories(work_dir);
   // One slot on the first device: its GPU lock keeps a concurrent `run` from timing meanwhile.
   const WorkerSlot slot = plan_slots({devices.front()}, 1, 1, gpu_lock_dir()).front();

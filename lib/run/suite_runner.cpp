@@ -229,7 +229,9 @@ RunReport run_suite(const SuiteRunOptions& options) {
   if (options.work_dir) check_work_dir(*options.work_dir);
   const ReporterSet reporters(outputs);  // checks every output path can be written
   const bool temporary = !options.work_dir;
-  const auto work_dir = temporary ? make_temp_work_dir("kbench-run") : *options.work_dir;
+  // Absolute: each worker runs in its own job folder, so a relative path would miss its files.
+  const auto work_dir =
+      temporary ? make_temp_work_dir("kbench-run") : std::filesystem::absolute(*options.work_dir);
   std::error_code work_dir_error;
   std::filesystem::create_directories(work_dir, work_dir_error);
   if (work_dir_error)

@@ -252,7 +252,9 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   s.devices = resolve_devices(options.device);
   const Device device = run_device(s.devices);
   s.temporary_work_dir = !s.config.work_dir;
-  s.work_dir = s.temporary_work_dir ? make_temp_work_dir("kbench-evaluator") : *s.config.work_dir;
+  // Absolute: each worker runs in its own job folder, so a relative path would miss its files.
+  s.work_dir = s.temporary_work_dir ? make_temp_work_dir("kbench-evaluator")
+                                     : std::filesystem::absolute(*s.config.work_dir);
   std::error_code error;
   std::filesystem::create_directories(s.work_dir / "jobs", error);
   if (error)
