@@ -91,8 +91,9 @@ class Evaluator:
     "cuda:N" or "auto"; checks: "strict", "standard" or "minimal" (default: the suite's); workers:
     worker processes at once (default: 4 per GPU, 1 on the CPU); reward: a kbench.rewards name or
     a callable of the Result; timing: "full" or "rl" (the timing preset: "rl" is short, with a
-    stated +-2% median CI; default: the suite's; docs/timing.md#presets). Raises ValueError (InputError) for a bad suite or option and
-    RuntimeError (EnvironmentError) when Python, torch or the device is unusable."""
+    stated +-2% median CI; default: the suite's; docs/timing.md#presets). Raises ValueError
+    (InputError) for a bad suite or option and RuntimeError (EnvironmentError) when Python, torch
+    or the device is unusable."""
 
     def __init__(self, suite: Union[str, os.PathLike], devices: str = "auto", checks: Optional[str] = None,
                  workers: Optional[int] = None, *, reward: rewards.RewardSpec = "seed_paper",
