@@ -212,6 +212,8 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         "clamp_affine_watched/input_statistics_gate.py": ("timed_call_check",),
         "clamp_affine_watched/timing_cadence.py": ("timed_call_check",),
         "matmul_snapshot_expected": ("mismatch",), "matmul_snapshot_baseline": ("ok",),
+        "clamp_affine_intermediate": ("mismatch",), "matmul_event_forgery": ("timing_witness",),
+        "clamp_affine_sampled_indices": ("timed_call_check",),
         "clamp_affine_honest": ("ok",)}
 earns_nothing = {"matmul_snapshot_baseline"}  # ok, but no speedup: eager / candidate <= 1.1
 problems = []
@@ -225,6 +227,9 @@ for key, accepted in want.items():
     speedup = x.get("speedups", {}).get("eager", {}).get("value")
     print(f'{key:46} {x["status"]:9} {got or "":26} cost {x["diagnostics"].get("integrity_cost_s", 0):.3f} s'
           f'  check {per_call or 0:.0f} us/call  speedup {speedup if speedup is not None else "-"}  {x["message"][:110]}')
+    if key in ("clamp_affine_intermediate", "clamp_affine_sampled_indices", "matmul_event_forgery"):
+        notes = x["diagnostics"].get("integrity_notes", {})
+        print(f'    freed {notes.get("freed_memory_released")} isolation {x["diagnostics"].get("isolation")}')
     if got not in accepted: problems.append(f"{key}: got {got}, want {' or '.join(accepted)}")
     if key in earns_nothing and x["status"] == "ok" and (speedup is None or speedup > 1.1):
         problems.append(f"{key}: earned a speedup of {speedup}")

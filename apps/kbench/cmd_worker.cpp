@@ -42,6 +42,8 @@ void add_worker_command(CLI::App& app) {
                      "With --judge: the candidate unit's message (JSON)");
   worker->add_option("--witness-sha256", args->placement.witness_sha256,
                      "With --judge: the digest announced when the timing witness's window closed");
+  worker->add_option("--reveals", args->placement.reveals,
+                     "With --judge: the controller's record of the seeds it revealed (JSON)");
   worker->add_option("--witness-fd", args->placement.witness_fd, "Pipe of the timing witness's seeds");
   worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
   worker->add_option("--key-fd", args->key_fd, "Pipe holding the result frame's key")->required();

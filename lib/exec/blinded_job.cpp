@@ -95,6 +95,7 @@ std::optional<JobResult> finish_placed_apart(
   const auto commitment_file = job_dir / "commitment";
   candidate.args.insert(candidate.args.end(), {"--reference-in", blinded_file.string(), "--reference-sha256",
                                                blinded_sha, "--commit-out", commitment_file.string()});
+  candidate.reveal_calls = true;  // its sampled calls' leaves are drawn here (call_reveal.hpp)
   const nlohmann::json witness = announced->value("witness", nlohmann::json());
   if (witness.is_object())
     for (const auto& seed : witness.at("seeds"))
@@ -125,12 +126,13 @@ std::optional<JobResult> finish_placed_apart(
   const auto judge_dir = job_dir / "judge";
   write_all_to(judge_dir / "work", full);
   write_all_to(judge_dir / "provisional.json", committed->dump());
+  write_all_to(judge_dir / "reveals.json", encode_call_reveals(candidate_outcome.reveals));
   WorkerLaunch judge = launch_in(judge_dir);
   judge.args.insert(judge.args.end(),
                     {"--judge", "--reference-in", (judge_dir / "work").string(), "--reference-sha256", full_sha,
                      "--commit-in", commitment_file.string(), "--commit-sha256",
                      (*committed)["commitment"].value("sha256", ""), "--provisional",
-                     (judge_dir / "provisional.json").string()});
+                     (judge_dir / "provisional.json").string(), "--reveals", (judge_dir / "reveals.json").string()});
   if (candidate_outcome.witness) judge.args.insert(judge.args.end(), {"--witness-sha256", candidate_outcome.witness->digest});
   const WorkerOutcome judged = run(judge);
   std::filesystem::remove(judge_dir / "work");
@@ -149,6 +151,7 @@ std::optional<JobResult> finish_placed_apart(
       result.memory->host_peak_rss_bytes = std::max<long long>(
           result.memory->host_peak_rss_bytes, static_cast<long long>(std::max(o->peak_memory_bytes, o->peak_resident_bytes)));
   isolation["judge_worker_s"] = judged.wall_s;
+  isolation["reveals"] = candidate_outcome.reveals.size();
   result.diagnostics["isolation"] = isolation;
   // Correct, and computed inside the window: the claimed samples must allow the window.
   const auto timed = result.timings.find("candidate");

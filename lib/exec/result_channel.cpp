@@ -56,6 +56,7 @@ bool is_known_phase(std::string_view phase) {
     return true;
   if (phase.substr(0, kWitnessEndPrefix.size()) == kWitnessEndPrefix)
     return is_hex64(phase.substr(kWitnessEndPrefix.size()));
+  if (phase.substr(0, kRevealPrefix.size()) == kRevealPrefix) return is_hex64(phase.substr(kRevealPrefix.size()));
   constexpr std::string_view built = "built ";
   if (phase.substr(0, built.size()) != built) return false;
   phase.remove_prefix(built.size());

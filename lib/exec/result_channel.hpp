@@ -10,6 +10,9 @@
 //   KBENCH-PHASE/1 witness-ready\n            (an isolated candidate asks for its witness seeds;
 //                                               exec/timing_witness.hpp)
 //   KBENCH-PHASE/1 witness-end <sha256>\n     (the witness calls are done; their outputs' digest)
+//   KBENCH-PHASE/1 reveal <sha256>\n          (an isolated candidate committed one sample's calls
+//                                               (their Merkle roots' digest) and asks which leaves
+//                                               to open; integrity/call_audit.hpp)
 //   KBENCH-RESULT/1 <length> <hmac hex>\n<payload>
 // Anything else (a second frame, stray bytes, a short frame, a bad MAC) makes the decoder refuse
 // the whole message.
@@ -28,8 +31,10 @@ inline constexpr std::string_view kBuildEndPhase = "build-end";
 inline constexpr std::string_view kImportPhase = "import";
 inline constexpr std::string_view kWitnessReadyPhase = "witness-ready";
 inline constexpr std::string_view kWitnessEndPrefix = "witness-end ";
+inline constexpr std::string_view kRevealPrefix = "reveal ";
 
-// True for the phases above, `built <64 hex> <identifier> <64 hex>` and `witness-end <64 hex>`.
+// True for the phases above, `built <64 hex> <identifier> <64 hex>`, `witness-end <64 hex>` and
+// `reveal <64 hex>`.
 bool is_known_phase(std::string_view phase);
 
 // Reads the phase lines at the start of a growing channel buffer, each complete line once.

@@ -32,6 +32,7 @@ constexpr int kChildWitnessFd = 5;
 constexpr int kChildFds = 6;
 constexpr std::size_t kOutputTailBytes = 8192;
 constexpr std::size_t kChannelCap = 64u << 20;  // a real frame is small
+constexpr std::size_t kMaxReveals = 1u << 20;   // one per sample; the channel cap comes first
 constexpr auto kScanPeriod = std::chrono::milliseconds(150);
 
 // Everything the child needs, prepared before fork (the child must not allocate).
@@ -237,7 +238,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     if (witness_fd >= 0) close(witness_fd);
     witness_fd = -1;
   };
-  if (launch.witness_seeds.empty()) close_witness();
+  if (launch.witness_seeds.empty() && !launch.reveal_calls) close_witness();
   // Registered before any hold: another slot's sweep must not take a held worker for an orphan.
   auto tree = std::make_unique<ProcessTree>(pid, std::move(registry));
   // The worker reads its key after its imports and before any candidate code runs, so holding
@@ -250,6 +251,9 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     outcome.interrupted = true;
   close(key[1]);
   for (int fd : {result[0], out[0], err[0]}) set_nonblocking(fd);
+  // A worker that asks for reveals without reading them must not block this loop: a full pipe
+  // closes the channel (its next read is EOF).
+  if (witness_fd >= 0) set_nonblocking(witness_fd);
 
   OutputCapture stdout_capture(launch.output_cap_bytes), stderr_capture(launch.output_cap_bytes);
   auto to_channel = [&](const char* data, std::size_t n) {
@@ -293,6 +297,11 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
         witness_since = Clock::now();
         (void)write_all(witness_fd, launch.witness_seeds + "\n");
         close_witness();
+      } else if (phase.rfind(kRevealPrefix, 0) == 0 && launch.reveal_calls && witness_fd >= 0 &&
+                 outcome.reveals.size() < kMaxReveals) {
+        // The seed is drawn only now, after the digest it answers was read.
+        outcome.reveals.push_back({phase.substr(kRevealPrefix.size()), draw_reveal_seed()});
+        if (!write_all(witness_fd, std::to_string(outcome.reveals.back().seed) + "\n")) close_witness();
       } else if (phase.rfind(kWitnessEndPrefix, 0) == 0 && witness_since && !outcome.witness) {
         outcome.witness = WitnessWindow{std::chrono::duration<double>(now - *witness_since).count(),
                                         phase.substr(kWitnessEndPrefix.size())};

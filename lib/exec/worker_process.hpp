@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exec/sandbox.hpp"
+#include "exec/call_reveal.hpp"
 #include "exec/timing_witness.hpp"
 
 namespace kbench {
@@ -54,6 +55,9 @@ struct WorkerLaunch {
   // The timing witness (exec/timing_witness.hpp): sent on the worker's fd 5 when it announces
   // `witness-ready`; empty: fd 5 is at EOF from the start.
   std::string witness_seeds;
+  // An isolated candidate's sampled calls (exec/call_reveal.hpp): each `reveal <digest>` it
+  // announces is answered on fd 5 with a fresh seed, recorded in WorkerOutcome::reveals.
+  bool reveal_calls = false;
 };
 
 struct WorkerOutcome {
@@ -80,6 +84,7 @@ struct WorkerOutcome {
   nlohmann::json sandbox;         // sandbox_report() of this launch
   double wall_s = 0;
   std::optional<WitnessWindow> witness;  // the seeds sent and `witness-end` read, on this clock
+  std::vector<CallReveal> reveals;       // with reveal_calls: every seed sent, in order
 };
 
 // Path of the running executable.

@@ -10,6 +10,7 @@
 #include "integrity/sampled_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "worker/tensor_bridge.hpp"
+#include "worker/phase_signal.hpp"
 #include "worker/verdict.hpp"
 
 namespace py = pybind11;
@@ -96,19 +97,16 @@ void CallAudit::check(const std::string& variant, const CallRecord& call, const 
   if (settings_.commit) {
     if (!judged) return;
     ++calls_checked_[variant];
-    SampledCall sampled{call, {}, {}};
+    // Fixed now, revealed after the sample (end_sample): every byte of every output.
+    std::vector<CommittedOutput> outputs;
     for (const auto& t : flat.tensors) {
-      const int64_t numel = t.numel();
-      at::Tensor indices = numel <= settings_.samples ? at::arange(numel, at::kLong)
-                                                      : random_flat_indices(numel, settings_.samples);
       try {
-        sampled.values.push_back(at::take(t.detach(), indices.to(t.device())).to(at::kCPU));
+        outputs.push_back(commit_output(t));
       } catch (const std::exception& e) {
-        return fail(fmt::format("an output that cannot be sampled: {}", std::string(e.what()).substr(0, 1000)), {});
+        return fail(fmt::format("an output that cannot be committed: {}", std::string(e.what()).substr(0, 1000)), {});
       }
-      sampled.indices.push_back(std::move(indices));
     }
-    committed_.push_back(std::move(sampled));
+    pending_.emplace_back(call, std::move(outputs));
     return;
   }
   const auto& expected = expected_.at(std::size_t(call.value_set));
@@ -132,6 +130,43 @@ void CallAudit::check(const std::string& variant, const CallRecord& call, const 
     }
     return fail(fmt::format("wrong values in output {}: {}", i, s.result.reason), evidence);
   }
+}
+
+void CallAudit::end_sample() {
+  if (pending_.empty()) return;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> lines;
+  for (const auto& [call, outputs] : pending_) {
+    std::vector<OpenedOutput> roots;
+    for (const auto& o : outputs) roots.push_back(o.opened);
+    lines.push_back(commitment_line(call.index, call.value_set, call.warmup, roots));
+  }
+  SampleReveal reveal{sample_digest(lines), 0};
+  std::optional<std::uint64_t> seed;
+  try {
+    seed = request_reveal(reveal.digest);
+  } catch (const std::exception& e) {
+    pending_.clear();
+    throw rejection("commitment", fmt::format("no reveal for a committed sample: {}", e.what()));
+  }
+  if (!seed) {  // no controller (a worker run by hand): the seed is this process's own
+    std::random_device entropy;
+    seed = std::uint64_t(entropy()) << 32 | std::uint64_t(entropy());
+  }
+  reveal.seed = *seed;
+  for (std::size_t place = 0; place < pending_.size(); ++place) {
+    auto& [call, outputs] = pending_[place];
+    SampledCall committed{call, int(reveals_.size()), int(place), {}};
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      open_output(outputs[i], opening_positions(reveal.seed, place, i, outputs[i].tree.leaves(),
+                                                std::size_t(settings_.samples)));
+      committed.outputs.push_back(std::move(outputs[i].opened));
+    }
+    committed_.push_back(std::move(committed));
+  }
+  pending_.clear();
+  reveals_.push_back(std::move(reveal));
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 nlohmann::json CallAudit::summary() const {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "integrity/output_opening.hpp"
 #include "model/tolerance.hpp"
 
 namespace kbench {
@@ -46,11 +47,21 @@ struct CallRecord {
 // "candidate timed call 12 (input set 1)": how a rejection names the call.
 std::string describe_call(const std::string& variant, const CallRecord& call);
 
-// One judged call's sampled values, committed instead of compared (CallAuditSettings::commit).
+// One judged call, committed instead of compared (CallAuditSettings::commit): its outputs'
+// Merkle roots, announced with its sample's before the leaves to open were drawn, and the
+// opened leaves (integrity/output_opening.hpp).
 struct SampledCall {
   CallRecord call;
-  std::vector<at::Tensor> indices;  // per output
-  std::vector<at::Tensor> values;
+  int reveal = 0;              // its sample's reveal, counted from 0
+  int place_in_sample = 0;     // its place among that sample's committed calls
+  std::vector<OpenedOutput> outputs;
+};
+
+// One sample's reveal as the candidate's process saw it: the digest it announced and the seed
+// that came back (from the controller; drawn here only when no controller asked for reveals).
+struct SampleReveal {
+  std::string digest;
+  std::uint64_t seed = 0;
 };
 
 class CallAudit {
@@ -68,13 +79,18 @@ class CallAudit {
   // except memory it shares with `keep` (the variant's input buffers, the model's weights).
   void audit(const std::string& variant, const CallRecord& call, const pybind11::object& output,
              const std::vector<at::Tensor>& keep);
+  // After every sample's audits (commit mode): the digest of the sample's committed roots goes
+  // out, the seed comes back, the revealed leaves are opened. Throws a `commitment` rejection
+  // when the controller's channel fails.
+  void end_sample();
 
   [[nodiscard]] double seconds() const { return seconds_; }
   // Calls checked, elements per call, seconds, per-call cost, notes (integrity_notes).
   [[nodiscard]] nlohmann::json summary() const;
   void skip_comparison(const std::string& why);
-  // The sampled values committed so far (commit mode), handed over once.
+  // The calls committed so far (commit mode) and their samples' reveals, handed over once.
   std::vector<SampledCall> take_commitments() { return std::move(committed_); }
+  std::vector<SampleReveal> take_reveals() { return std::move(reveals_); }
 
  private:
   void check(const std::string& variant, const CallRecord& call, const pybind11::object& output,
@@ -85,6 +101,8 @@ class CallAudit {
   CallAuditSettings settings_;
   std::vector<int> deck_;
   std::vector<SampledCall> committed_;
+  std::vector<std::pair<CallRecord, std::vector<CommittedOutput>>> pending_;  // this sample's, unrevealed
+  std::vector<SampleReveal> reveals_;
   std::map<std::string, long long> calls_checked_;  // by variant
   long long calls_seen_ = 0;
   double seconds_ = 0;

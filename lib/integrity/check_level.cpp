@@ -41,6 +41,8 @@ const std::vector<IntegrityCheck>& integrity_checks() {
        "a candidate that may run native code runs apart from the expected values (commit, then reveal)"},
       {"timing_witness", L::standard,
        "an isolated candidate's samples bounded by the controller's clock around calls on fresh inputs"},
+      {"baseline_cross_check", L::standard,
+       "an isolated candidate's baseline samples agree with the reference worker's (rejected on CUDA)"},
       {"reference_called", L::strict, "no code of the problem file runs inside a candidate call"},
       {"profile_hook_removed", L::strict, "the call tracer stays installed during checked calls"},
       {"no_custom_kernel", L::strict, "a custom kernel is reachable from ModelNew.forward"},

@@ -8,6 +8,7 @@
 #include "exec/result_channel.hpp"
 #include "measure/sample_stats.hpp"
 #include "worker/extension_builds.hpp"
+#include "worker/freed_memory.hpp"
 #include "worker/gpu_lock.hpp"
 #include "integrity/kernel_share.hpp"
 #include "worker/phase_clock.hpp"
@@ -66,6 +67,11 @@ JobResult CandidateUnit::run() {
     // The stale-memory sweep gets what the memory plan leaves free (docs/memory.md).
     phase.enter("pre_import_checks");
     phase_ = "harness";
+    {
+      // The baselines' freed intermediates: out of reach before any candidate code runs.
+      CostScope cost(integrity_);
+      integrity_.note("freed_memory_released", release_freed_memory(job_.device));
+    }
     integrity_.before_import(work_.trials, work_.sweep_bytes);
     phase_ = "candidate";
     gpu.hold(GpuLock::Mode::none);
@@ -109,6 +115,7 @@ JobResult CandidateUnit::run() {
   if (result.memory->plan.empty()) result.memory->plan = work_.memory_plan;
   if (handles_.audit) {
     for (auto& call : handles_.audit->take_commitments()) commitment_.calls.push_back(std::move(call));
+    for (auto& reveal : handles_.audit->take_reveals()) commitment_.reveals.push_back(std::move(reveal));
     integrity_.add_cost(handles_.audit->seconds());
     if (integrity_.enabled("timed_call_check")) integrity_.note("timed_call_check", handles_.audit->summary());
   }

@@ -66,14 +66,27 @@ std::string encode_commitment(const Commitment& commitment) {
   std::string blob;
   nlohmann::json trials = put_trials(commitment.trials, blob);
   nlohmann::json calls = nlohmann::json::array();
-  for (const auto& c : commitment.calls)
+  for (const auto& c : commitment.calls) {
+    nlohmann::json outputs = nlohmann::json::array();
+    for (const auto& o : c.outputs)
+      outputs.push_back({{"dtype", o.dtype},
+                         {"sizes", o.sizes},
+                         {"root", to_hex(o.root)},
+                         {"positions", put_tensor(o.positions, blob)},
+                         {"leaves", put_tensor(o.leaves, blob)},
+                         {"proofs", put_tensor(o.proofs, blob)}});
     calls.push_back({{"index", c.call.index},
                      {"value_set", c.call.value_set},
                      {"warmup", c.call.warmup},
-                     {"indices", put_all(c.indices, blob)},
-                     {"values", put_all(c.values, blob)}});
+                     {"reveal", c.reveal},
+                     {"place", c.place_in_sample},
+                     {"outputs", outputs}});
+  }
+  nlohmann::json reveals = nlohmann::json::array();
+  for (const auto& r : commitment.reveals) reveals.push_back({{"digest", r.digest}, {"seed", r.seed}});
   nlohmann::json witness = put_trials(commitment.witness, blob);
-  return frame_document(kMagic, {{"trials", trials}, {"calls", calls}, {"witness", witness}}, blob);
+  return frame_document(kMagic, {{"trials", trials}, {"calls", calls}, {"reveals", reveals}, {"witness", witness}},
+                        blob);
 }
 
 Commitment decode_commitment(const std::string& bytes) {
@@ -87,12 +100,25 @@ Commitment decode_commitment(const std::string& bytes) {
       call.call.index = c.at("index").get<long long>();
       call.call.value_set = c.at("value_set").get<int>();
       call.call.warmup = c.at("warmup").get<bool>();
-      call.indices = get_all(c.at("indices"), bytes, base);
-      call.values = get_all(c.at("values"), bytes, base);
-      if (call.indices.size() != call.values.size())
-        throw std::runtime_error("commitment: indices and values differ in count");
+      call.reveal = c.at("reveal").get<int>();
+      call.place_in_sample = c.at("place").get<int>();
+      for (const auto& o : c.at("outputs")) {
+        OpenedOutput opened;
+        opened.dtype = o.at("dtype").get<std::string>();
+        opened.sizes = o.at("sizes").get<std::vector<int64_t>>();
+        const auto root = o.at("root").get<std::string>();
+        if (root.size() != 64 || root.find_first_not_of("0123456789abcdef") != std::string::npos)
+          throw std::runtime_error("commitment: a root that is not 64 hex digits");
+        for (std::size_t i = 0; i < 32; ++i) opened.root[i] = std::uint8_t(std::stoi(root.substr(2 * i, 2), nullptr, 16));
+        opened.positions = get_tensor(o.at("positions"), bytes, base);
+        opened.leaves = get_tensor(o.at("leaves"), bytes, base);
+        opened.proofs = get_tensor(o.at("proofs"), bytes, base);
+        call.outputs.push_back(std::move(opened));
+      }
       commitment.calls.push_back(std::move(call));
     }
+    for (const auto& r : header.at("reveals"))
+      commitment.reveals.push_back({r.at("digest").get<std::string>(), r.at("seed").get<std::uint64_t>()});
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("commitment: malformed header: ") + e.what());
   }

@@ -1,7 +1,8 @@
 #pragma once
 // What a blinded candidate unit fixes before anything about the expected values can enter its
 // process ("commit, then reveal"; docs/threat-model.md): the outputs of every checked call, and
-// for every warm-up and timed call the values at indices drawn after the call. A trusted process
+// for every warm-up and timed call the Merkle roots of its outputs with the leaves the
+// controller chose after the roots were announced. A trusted process
 // that holds the expected values judges them (judge.hpp); the candidate never sees them.
 #include <ATen/core/Tensor.h>
 
@@ -19,13 +20,16 @@ struct CommittedTrial {
   std::vector<at::Tensor> outputs;  // flattened, on the host
 };
 
-// Per output of one warm-up or timed call: flat indices drawn after the call returned, and the
-// output's values there.
+// One warm-up or timed call: its outputs' Merkle roots and the leaves opened once its sample was
+// revealed (integrity/output_opening.hpp).
 using CommittedCall = SampledCall;
 
 struct Commitment {
   std::vector<CommittedTrial> trials;  // in the order they were run
   std::vector<CommittedCall> calls;    // the judged variant's warm-up and timed calls
+  // Per sample, as the candidate saw it; the judge trusts the controller's record instead
+  // (exec/call_reveal.hpp) whenever there is one.
+  std::vector<SampleReveal> reveals;
   std::vector<CommittedTrial> witness;  // the timing witness's calls (exec/timing_witness.hpp)
 };
 

@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include "correctness/output_comparison.hpp"
+#include "integrity/baseline_cross_check.hpp"
+#include "measure/sample_stats.hpp"
+#include "integrity/output_opening.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
@@ -19,44 +22,85 @@ const CommittedTrial& committed_for(const Commitment& commitment, const Trial& t
   throw rejection("commitment", fmt::format("no outputs were committed for the {}", trial_name(trial)));
 }
 
-// One committed call: its sampled values against the expected output of its value set.
-void judge_call(const ReferenceWork& work, const CommittedCall& committed, const Tolerance& tolerance) {
+// One committed call: the leaves its sample's seed names, proved against the roots it
+// announced, against the expected output of its value set.
+void judge_call(const ReferenceWork& work, const CommittedCall& committed, std::uint64_t seed, const Tolerance& tolerance) {
   const CallRecord& call = committed.call;
   const std::string who = describe_call("candidate", call);
   nlohmann::json evidence = {{"call", call.index}, {"warmup", call.warmup}, {"input_set", call.value_set}};
   if (call.value_set < 0 || std::size_t(call.value_set) >= work.timing_sets.size())
     throw rejection("commitment", fmt::format("{} names no input set", who), evidence);
   const auto& expected = work.timing_sets[std::size_t(call.value_set)].expected;
-  if (committed.values.size() != expected.size())
+  if (committed.outputs.size() != expected.size())
     throw rejection("timed_call_check", fmt::format("{} committed {} outputs, {} expected", who,
-                                                    committed.values.size(), expected.size()), evidence);
+                                                    committed.outputs.size(), expected.size()), evidence);
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    const at::Tensor& indices = committed.indices[i];
-    const int64_t numel = expected[i].numel();
-    if (indices.scalar_type() != at::kLong || indices.dim() != 1 ||
-        (indices.numel() > 0 && (indices.min().item<int64_t>() < 0 || indices.max().item<int64_t>() >= numel)))
-      throw rejection("commitment", fmt::format("{}: sampled indices of output {} are not indices of it", who, i),
-                      evidence);
-    const at::Tensor want = at::take(expected[i], indices);
-    ComparisonResult cmp;
+    const at::Tensor want = expected[i].contiguous();
+    const auto positions = opening_positions(seed, std::size_t(committed.place_in_sample), i,
+                                             merkle_leaves(want.nbytes()), std::size_t(kCheckedElementsPerCall));
+    int64_t checked = 0;
+    std::optional<OpeningFault> fault;
     try {
-      cmp = compare_outputs({want}, {committed.values[i]}, tolerance);
+      fault = check_opening(committed.outputs[i], positions, want, tolerance, &checked);
     } catch (const std::exception& e) {
-      evidence["output_index"] = i;
-      throw rejection("timed_call_check", fmt::format("{} returned output {} that cannot be compared", who, i), evidence);
+      fault = OpeningFault{std::string(e.what()).substr(0, 1000), true};
     }
-    if (cmp.ok) continue;
+    if (!fault) continue;
     evidence["output_index"] = i;
-    evidence["elements_checked"] = want.numel();
-    throw rejection("timed_call_check", fmt::format("{} returned wrong values in output {}: {}", who, i, cmp.reason),
+    evidence["elements_checked"] = checked;
+    if (fault->commitment_broken)
+      throw rejection("commitment", fmt::format("{}, output {}: {}", who, i, fault->what), evidence);
+    throw rejection("timed_call_check", fmt::format("{} returned wrong values in output {}: {}", who, i, fault->what),
                     evidence);
+  }
+}
+
+// Every sample's calls, in order: the roots committed under reveal r are the ones whose digest
+// was announced before r's seed was drawn, and every reveal answered has its calls.
+void judge_calls(const ReferenceWork& work, const Commitment& commitment, const std::vector<SampleReveal>& reveals,
+                 const Tolerance& tolerance) {
+  const auto& calls = commitment.calls;
+  std::size_t k = 0;
+  for (std::size_t r = 0; r < reveals.size(); ++r) {
+    const std::size_t first = k;
+    std::vector<std::string> lines;
+    for (; k < calls.size() && calls[k].reveal == int(r); ++k) {
+      if (calls[k].place_in_sample != int(k - first))
+        throw rejection("commitment", fmt::format("the calls of sample {} are out of order", r));
+      std::vector<OpenedOutput> roots = calls[k].outputs;
+      lines.push_back(commitment_line(calls[k].call.index, calls[k].call.value_set, calls[k].call.warmup, roots));
+    }
+    if (lines.empty()) throw rejection("commitment", fmt::format("reveal {} was asked for, and no call was committed under it", r));
+    if (sample_digest(lines) != reveals[r].digest)
+      throw rejection("commitment", fmt::format("the calls committed under reveal {} are not the ones announced before it", r));
+    for (std::size_t j = first; j < k; ++j) judge_call(work, calls[j], reveals[r].seed, tolerance);
+  }
+  if (k != calls.size())
+    throw rejection("commitment", fmt::format("{} calls were committed under no reveal the controller answered", calls.size() - k));
+}
+
+// The baseline samples the candidate's process reported against the reference worker's: a
+// mismatch is refused on CUDA (both timed alone on the GPU); on the CPU only noted, since there
+// the interleaved candidate evicts the baseline's caches and a loaded machine moves medians by
+// 10-200% (docs/timing.md).
+void cross_check_baselines(const Job& job, const ReferenceWork& work, JobResult& provisional) {
+  if (!IntegrityMonitor::enabled_for(job, "baseline_cross_check")) return;
+  for (const auto& [name, trusted] : work.trusted_baseline_ms) {
+    const auto reported = provisional.timings.find(name);
+    if (reported == provisional.timings.end() || reported->second.samples_ms.empty() || trusted.empty()) continue;
+    provisional.diagnostics["integrity_notes"]["baseline_cross_check"][name] = {
+        {"reported_median_ms", summarize(reported->second.samples_ms).median},
+        {"trusted_median_ms", summarize(trusted).median}};
+    const auto disagreement = baseline_disagreement(name, reported->second.samples_ms, trusted);
+    if (disagreement && job.device.is_cuda()) throw rejection("baseline_cross_check", *disagreement);
   }
 }
 
 }  // namespace
 
 JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
-                           JobResult provisional, const std::string& witness_sha256) {
+                           JobResult provisional, const std::string& witness_sha256,
+                           const std::vector<CallReveal>* reveals) {
   if (provisional.status != Status::ok) return provisional;
   if (work.blinded) throw std::runtime_error("the judge needs the full reference work, not the blinded copy");
   const Tolerance tolerance = job_tolerance(job);
@@ -70,7 +114,12 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
     if (calls_checked && timed != provisional.timings.end() && commitment.calls.size() < timed->second.samples_ms.size())
       throw rejection("commitment", fmt::format("{} timing samples claimed, {} calls committed",
                                                 timed->second.samples_ms.size(), commitment.calls.size()));
-    for (const auto& call : commitment.calls) judge_call(work, call, tolerance);
+    // The controller's record of the reveals when it ran the candidate; the candidate's own only
+    // for a worker run without one (by hand, in tests).
+    std::vector<SampleReveal> trusted;
+    if (reveals)
+      for (const auto& r : *reveals) trusted.push_back({r.digest, r.seed});
+    judge_calls(work, commitment, reveals ? trusted : commitment.reveals, tolerance);
     if (work.recheck) judge_trial_outputs(*work.recheck, committed_for(commitment, *work.recheck).outputs, tolerance, bounds);
     if (!work.witness_sets.empty()) {
       // Computed inside the controller's window: these outputs, and no others, were announced.
@@ -87,6 +136,7 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
         judge_trial_outputs(set, commitment.witness[i].outputs, tolerance, witness_bounds);
       }
     }
+    cross_check_baselines(job, work, provisional);
   } catch (const Verdict& verdict) {
     provisional.status = verdict.status;
     provisional.message = verdict.message;
@@ -95,7 +145,10 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
   auto& correctness = provisional.diagnostics["correctness"];
   correctness["max_abs_error"] = bounds.max_abs_error;
   correctness["max_rel_error"] = bounds.max_rel_error;
-  provisional.diagnostics["judged"] = {{"trials", commitment.trials.size()}, {"calls", commitment.calls.size()}};
+  provisional.diagnostics["judged"] = {{"trials", commitment.trials.size()},
+                                       {"calls", commitment.calls.size()},
+                                       {"reveals", commitment.reveals.size()},
+                                       {"reveals_from", reveals ? "controller" : "candidate"}};
   return provisional;
 }
 

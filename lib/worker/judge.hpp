@@ -4,6 +4,9 @@
 // committed its outputs; here, in a process that never loads candidate code (nor torch's Python side), they
 // are compared with the full reference work. Only this comparison decides correctness: what the
 // candidate's process reported about it is provisional and can only lose here.
+#include <vector>
+
+#include "exec/call_reveal.hpp"
 #include "model/job.hpp"
 #include "model/job_result.hpp"
 #include "worker/commitment.hpp"
@@ -15,8 +18,12 @@ namespace kbench {
 // its own stands; otherwise every trial of `work` must have committed outputs that match, and
 // every committed call's sampled values must match its timing set's expected output. With
 // witness sets in `work`, the committed witness outputs must be those whose digest
-// `witness_sha256` the controller read as the window closed, and match in full.
+// `witness_sha256` the controller read as the window closed, and match in full. `reveals`: the
+// controller's record of the seeds it sent for the sampled calls (exec/call_reveal.hpp), which
+// then decides which leaves must be opened; nullptr (a worker run without a controller): the
+// commitment's own record.
 JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
-                           JobResult provisional, const std::string& witness_sha256 = "");
+                           JobResult provisional, const std::string& witness_sha256 = "",
+                           const std::vector<CallReveal>* reveals = nullptr);
 
 }  // namespace kbench

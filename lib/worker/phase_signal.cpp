@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <stdexcept>
+#include <string>
 
 #include "exec/result_channel.hpp"
 
@@ -12,13 +13,17 @@ namespace {
 int g_channel = -1;
 bool g_announced = false;
 int g_witness = -1;
+bool g_witness_bound = false;  // a controller gave this worker fd 5 (tests may run it without)
 }  // namespace
 
-void set_witness_channel(int witness_fd) { g_witness = witness_fd; }
+void set_witness_channel(int witness_fd) {
+  g_witness = witness_fd;
+  g_witness_bound = g_witness_bound || witness_fd >= 0;
+}
 
-std::optional<std::string> request_witness_seeds() {
-  if (g_witness < 0) return std::nullopt;
-  announce_phase(std::string(kWitnessReadyPhase));
+// One line from the controller on fd 5. It writes one line per request and waits for the next,
+// so no read returns more than the line asked for.
+std::optional<std::string> read_controller_line() {
   std::string line;
   char buffer[4096];
   for (ssize_t n; line.find('\n') == std::string::npos && (n = read(g_witness, buffer, sizeof(buffer))) != 0;) {
@@ -26,11 +31,28 @@ std::optional<std::string> request_witness_seeds() {
     if (n < 0) break;
     line.append(buffer, std::size_t(n));
   }
-  close(g_witness);
-  g_witness = -1;
   const auto newline = line.find('\n');
   if (newline == std::string::npos) return std::nullopt;
   return line.substr(0, newline);
+}
+
+std::optional<std::string> request_witness_seeds() {
+  if (g_witness < 0) return std::nullopt;
+  announce_phase(std::string(kWitnessReadyPhase));
+  auto line = read_controller_line();
+  close(g_witness);
+  g_witness = -1;
+  return line;
+}
+
+std::optional<std::uint64_t> request_reveal(const std::string& digest_hex) {
+  if (!g_witness_bound) return std::nullopt;
+  if (g_witness < 0) throw std::runtime_error("the controller's channel for reveals is closed");
+  announce_phase(std::string(kRevealPrefix) + digest_hex);
+  const auto line = read_controller_line();
+  if (!line || line->empty() || line->find_first_not_of("0123456789") != std::string::npos)
+    throw std::runtime_error("the controller sent no reveal seed");
+  return std::stoull(*line);
 }
 
 void set_phase_channel(int result_fd) { g_channel = result_fd; }

@@ -3,6 +3,7 @@
 // is when Triton JIT-compiles), so its watchdog switches from compile_timeout_s to run_timeout_s.
 // One "KBENCH-PHASE/1 run" line on the result channel, before the result frame.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -22,5 +23,9 @@ void set_witness_channel(int witness_fd);
 // Announces `witness-ready` and blocks for the controller's one line of seeds; nullopt when the
 // controller sends none (the channel is at EOF).
 std::optional<std::string> request_witness_seeds();
+// Commit, then reveal (exec/call_reveal.hpp): announces `reveal <digest_hex>` and blocks for the
+// controller's seed. nullopt when no controller gave this worker fd 5 (a worker run by hand or
+// by a test): the caller draws its own. Throws std::runtime_error when the channel is closed.
+std::optional<std::uint64_t> request_reveal(const std::string& digest_hex);
 
 }  // namespace kbench

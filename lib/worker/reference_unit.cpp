@@ -75,6 +75,7 @@ ReferenceWork ReferenceUnit::run(bool defer_baselines) {
       work.baselines = context_.job.settings.baselines;
       work.baselines_deferred = true;
       if (integrity_.enabled("timing_witness") && !work.timing_comparison_skipped) add_witness_sets(work);
+      if (integrity_.enabled("baseline_cross_check")) measure_trusted_baselines(work);
     } else {
       measure_baselines(work);
     }
@@ -308,6 +309,31 @@ void ReferenceUnit::measure_baselines(ReferenceWork& work) {
   build_timing_sets(work);
   prepare_timing(context_, work, integrity_, handles_);
   measure_pre_import(context_, handles_.baselines, *handles_.session, work, phase_);
+}
+
+// The eager baseline timed here too, briefly, when the candidate worker will time the baselines:
+// that worker may run native code that forges samples, this one never loads candidate code
+// (integrity/baseline_cross_check.hpp; the judge compares). Inductor is left out: compiling it
+// twice per job is what deferring the baselines saves.
+void ReferenceUnit::measure_trusted_baselines(ReferenceWork& work) {
+  const auto& names = context_.job.settings.baselines;
+  if (std::find(names.begin(), names.end(), "eager") == names.end() || context_.timing.mode == TimingMode::kernelbench)
+    return;
+  ReferenceHandles handles;
+  prepare_timing(context_, work, integrity_, handles);
+  ResolvedTiming quick = context_.timing;
+  quick.max_time_s = std::min(1.0, context_.timing.max_time_s / 4);
+  quick.target_ci = std::max(context_.timing.target_ci, 0.01);
+  CostScope cost(integrity_);
+  try {
+    const ProtocolRun run = handles.session->measure({{"eager", work.trials.front().model}}, quick);
+    const auto it = run.variants.find("eager");
+    if (it != run.variants.end() && !it->second.samples_ms.empty()) work.trusted_baseline_ms["eager"] = it->second.samples_ms;
+  } catch (const VariantError& e) {
+    phase_ = "baseline eager";
+    throw Verdict{Status::problem_error, fmt::format("baseline eager raised {} while being timed", e.python_type),
+                  {{"traceback", e.traceback}}};
+  }
 }
 
 void measure_pre_import(const ProblemContext& context, const std::vector<NamedCallable>& baselines,

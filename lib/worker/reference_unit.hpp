@@ -45,6 +45,7 @@ class ReferenceUnit {
   void build_timing_sets(ReferenceWork& work);
   void measure_baselines(ReferenceWork& work);
   void add_witness_sets(ReferenceWork& work);
+  void measure_trusted_baselines(ReferenceWork& work);
 
   const ProblemContext& context_;
   IntegrityMonitor integrity_;  // for the levels and the cost of the reference-side checks

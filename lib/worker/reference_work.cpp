@@ -90,6 +90,7 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   header["timing_comparison_skipped"] = work.timing_comparison_skipped;
   header["baseline_notes"] = work.baseline_notes;
   header["pre_import_median_ms"] = work.pre_import_median_ms;
+  if (!blinded) header["trusted_baseline_ms"] = work.trusted_baseline_ms;
   header["pre_import"] = worker_message(work.pre_import);
   header["memory"] = {{"trials_on_device", work.trials_on_device},
                       {"sweep_bytes", work.sweep_bytes},
@@ -124,6 +125,8 @@ ReferenceWork decode_reference_work(const std::string& bytes) {
     work.timing_comparison_skipped = header.at("timing_comparison_skipped").get<bool>();
     work.baseline_notes = header.at("baseline_notes");
     work.pre_import_median_ms = header.at("pre_import_median_ms").get<std::map<std::string, double>>();
+    if (header.contains("trusted_baseline_ms"))
+      work.trusted_baseline_ms = header["trusted_baseline_ms"].get<std::map<std::string, std::vector<double>>>();
     apply_worker_message(header.at("pre_import"), work.pre_import);
     const auto& memory = header.at("memory");
     work.trials_on_device = memory.at("trials_on_device").get<int>();

@@ -48,6 +48,10 @@ struct ReferenceWork {
   bool timing_comparison_skipped = false;  // the reference writes into its inputs (call_audit)
   nlohmann::json baseline_notes = nlohmann::json::object();
   std::map<std::string, double> pre_import_median_ms;
+  // Deferred baselines timed by the reference worker itself (eager only; not in the blinded
+  // copy): what the judge holds the candidate worker's baseline samples against
+  // (integrity/baseline_cross_check.hpp).
+  std::map<std::string, std::vector<double>> trusted_baseline_ms;
   JobResult pre_import;  // timings and protocol of the pre-import baseline run
   // The memory plan the reference unit made (docs/memory.md), for a candidate unit in another
   // process: how many extra trials it keeps on the device (the rest wait on the host; -1: all),

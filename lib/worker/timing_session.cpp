@@ -185,6 +185,7 @@ ProtocolVariant TimingSession::make_variant(const py::object& callable, const Re
     state->pending.clear();
     for (auto& [values, output] : pending)
       audit_->audit(name, {state->calls++, values, warmup}, output, state->keep);
+    audit_->end_sample();  // commit mode: this sample's roots out, the leaves to open back
   };
   return variant;
 }

@@ -222,7 +222,14 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     JobResult provisional;
     provisional.job = result.job;
     apply_worker_message(nlohmann::json::parse(std::ifstream(placement.provisional)), provisional);
-    result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256);
+    std::optional<std::vector<CallReveal>> reveals;
+    if (!placement.reveals.empty()) {
+      std::ifstream in(placement.reveals);
+      if (!in) throw std::runtime_error("cannot read " + placement.reveals.string());
+      reveals = decode_call_reveals(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    }
+    result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
+                              reveals ? &*reveals : nullptr);
   } catch (const std::exception& e) {
     result.status = Status::problem_error;
     result.message = std::string("judge error: ") + e.what();

@@ -32,6 +32,7 @@ struct UnitPlacement {
   std::string commit_sha256;
   std::filesystem::path provisional;
   std::string witness_sha256;  // with --judge: the digest the controller read at the window's end
+  std::filesystem::path reveals;  // with --judge: the controller's record of reveals (exec/call_reveal.hpp)
   int witness_fd = -1;         // the timing witness's seeds (worker/phase_signal.hpp)
 };
 

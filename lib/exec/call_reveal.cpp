@@ -1,0 +1,33 @@
+#include "exec/call_reveal.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <random>
+#include <stdexcept>
+
+namespace kbench {
+
+std::uint64_t draw_reveal_seed() {
+  std::random_device entropy;
+  return std::uint64_t(entropy()) << 32 | std::uint64_t(entropy());
+}
+
+std::string encode_call_reveals(const std::vector<CallReveal>& reveals) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : reveals) out.push_back({{"digest", r.digest}, {"seed", r.seed}});
+  return out.dump();
+}
+
+std::vector<CallReveal> decode_call_reveals(const std::string& text) {
+  const auto json = nlohmann::json::parse(text, nullptr, false);
+  if (!json.is_array()) throw std::runtime_error("call reveals: not a JSON array");
+  std::vector<CallReveal> reveals;
+  try {
+    for (const auto& r : json) reveals.push_back({r.at("digest").get<std::string>(), r.at("seed").get<std::uint64_t>()});
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("call reveals: ") + e.what());
+  }
+  return reveals;
+}
+
+}  // namespace kbench

@@ -1,0 +1,134 @@
+#include "integrity/output_opening.hpp"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include "correctness/output_comparison.hpp"
+
+namespace kbench {
+namespace {
+
+// Large outputs are hashed on several threads (a 64 MiB output is ~0.3 s on one).
+unsigned hash_threads(std::size_t bytes) {
+  if (bytes < (4u << 20)) return 1;
+  return std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+
+CommittedOutput commit_output(const at::Tensor& output) {
+  at::Tensor t = output.detach();
+  // Our own copy: the output is poisoned right after its check, and a CPU output's contiguous()
+  // may be the output itself.
+  at::Tensor host = t.is_cpu() ? t.contiguous().clone() : t.to(at::kCPU).contiguous();
+  MerkleTree tree(static_cast<const std::uint8_t*>(host.data_ptr()), host.nbytes(), kMerkleLeafBytes,
+                  hash_threads(host.nbytes()));
+  OpenedOutput opened;
+  opened.dtype = c10::toString(host.scalar_type());
+  opened.sizes = host.sizes().vec();
+  opened.root = tree.root();
+  return {std::move(host), std::move(tree), std::move(opened)};
+}
+
+std::vector<std::size_t> opening_positions(std::uint64_t seed, std::size_t call_in_sample, std::size_t output,
+                                           std::size_t leaves, std::size_t count) {
+  if (leaves <= count) {
+    std::vector<std::size_t> all(leaves);
+    for (std::size_t i = 0; i < leaves; ++i) all[i] = i;
+    return all;
+  }
+  // One stream per (call, output) of the sample, all from the controller's one seed.
+  const std::uint64_t stream = seed ^ (0x9E3779B97F4A7C15ull * (std::uint64_t(call_in_sample) * 4096 + output + 1));
+  return merkle_reveal_positions(stream, leaves, count);
+}
+
+void open_output(CommittedOutput& committed, const std::vector<std::size_t>& positions) {
+  const std::size_t bytes = committed.host.nbytes();
+  const auto* data = static_cast<const std::uint8_t*>(committed.host.data_ptr());
+  const std::size_t depth = merkle_depth(committed.tree.leaves());
+  std::vector<int64_t> where(positions.begin(), positions.end());
+  std::string leaves;
+  at::Tensor proofs = at::empty({int64_t(positions.size()), int64_t(depth), 32}, at::kByte);
+  auto* proof_out = proofs.data_ptr<std::uint8_t>();
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    const std::size_t offset = positions[k] * kMerkleLeafBytes;
+    leaves.append(reinterpret_cast<const char*>(data + offset), std::min(kMerkleLeafBytes, bytes - offset));
+    const auto path = committed.tree.proof(positions[k]);
+    for (std::size_t d = 0; d < depth; ++d) std::memcpy(proof_out + (k * depth + d) * 32, path[d].data(), 32);
+  }
+  committed.opened.positions = at::tensor(where, at::kLong);
+  committed.opened.leaves = at::empty({int64_t(leaves.size())}, at::kByte);
+  if (!leaves.empty()) std::memcpy(committed.opened.leaves.data_ptr(), leaves.data(), leaves.size());
+  committed.opened.proofs = proofs;
+}
+
+std::string commitment_line(long long call_index, int value_set, bool warmup, const std::vector<OpenedOutput>& outputs) {
+  std::string line = fmt::format("{}:{}:{}", call_index, value_set, warmup ? 1 : 0);
+  for (const auto& o : outputs) line += fmt::format(":{}:{}:{}", o.dtype, fmt::join(o.sizes, "x"), to_hex(o.root));
+  return line + "\n";
+}
+
+std::string sample_digest(const std::vector<std::string>& lines) {
+  std::string all;
+  for (const auto& line : lines) all += line;
+  return to_hex(sha256(all));
+}
+
+std::optional<OpeningFault> check_opening(const OpenedOutput& opened, const std::vector<std::size_t>& positions,
+                                          const at::Tensor& expected, const Tolerance& tolerance,
+                                          int64_t* elements_checked) {
+  const auto broken = [](std::string what) { return OpeningFault{std::move(what), true}; };
+  if (opened.dtype != c10::toString(expected.scalar_type()) || opened.sizes != expected.sizes().vec())
+    return OpeningFault{fmt::format("an output of {} [{}], {} [{}] expected", opened.dtype, fmt::join(opened.sizes, ", "),
+                                    c10::toString(expected.scalar_type()), fmt::join(expected.sizes(), ", "))};
+  const at::Tensor flat = expected.reshape(-1).contiguous();
+  const std::size_t element = flat.element_size();
+  const std::size_t bytes = flat.nbytes();
+  const std::size_t leaves = merkle_leaves(bytes);
+  const std::size_t depth = merkle_depth(leaves);
+  if (!opened.positions.defined() || !opened.proofs.defined() || !opened.leaves.defined() ||
+      opened.positions.scalar_type() != at::kLong || opened.proofs.scalar_type() != at::kByte ||
+      opened.leaves.scalar_type() != at::kByte || opened.positions.numel() != int64_t(positions.size()) ||
+      opened.proofs.numel() != int64_t(positions.size() * depth * 32))
+    return broken("the opened leaves are not the ones revealed");
+  const auto* committed_at = opened.positions.data_ptr<int64_t>();
+  const auto* leaf_bytes = static_cast<const char*>(opened.leaves.data_ptr());
+  const auto* proof_bytes = opened.proofs.data_ptr<std::uint8_t>();
+  std::size_t offset = 0;
+  int64_t checked = 0;
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    if (std::size_t(committed_at[k]) != positions[k]) return broken("the opened leaves are not the ones revealed");
+    const std::size_t start = positions[k] * kMerkleLeafBytes;
+    const std::size_t length = std::min(kMerkleLeafBytes, bytes - start);
+    if (offset + length > std::size_t(opened.leaves.numel())) return broken("the opened leaves are truncated");
+    std::vector<Sha256Digest> path(depth);
+    for (std::size_t d = 0; d < depth; ++d) std::memcpy(path[d].data(), proof_bytes + (k * depth + d) * 32, 32);
+    const std::string_view leaf(leaf_bytes + offset, length);
+    if (!merkle_verify(opened.root, leaves, positions[k], leaf, path))
+      return broken(fmt::format("leaf {} does not prove against the root committed before the reveal", positions[k]));
+    const int64_t first = int64_t(start / element), count = int64_t(length / element);
+    at::Tensor got = at::empty({count}, flat.options());
+    std::memcpy(got.data_ptr(), leaf.data(), length);
+    const ComparisonResult cmp = compare_outputs({flat.narrow(0, first, count)}, {got}, tolerance);
+    checked += count;
+    if (!cmp.ok) {
+      if (elements_checked) *elements_checked = checked;
+      // compare_outputs names "output 0" (the one slice): the caller names the output.
+      std::string reason = cmp.reason;
+      if (reason.rfind("output 0: ", 0) == 0) reason = reason.substr(10);
+      return OpeningFault{fmt::format("elements {}..{} (leaf {}): {}", first, first + count - 1, positions[k], reason),
+                          false, checked};
+    }
+    offset += length;
+  }
+  if (offset != std::size_t(opened.leaves.numel())) return broken("the opened leaves have bytes left over");
+  if (elements_checked) *elements_checked = checked;
+  return std::nullopt;
+}
+
+}  // namespace kbench

@@ -1,0 +1,27 @@
+// An isolated candidate's baseline samples against the reference worker's
+// (integrity/baseline_cross_check.hpp): noise and a faster report pass; a baseline reported
+// much slower than trusted is refused, with both medians.
+#include "catch.hpp"
+#include "integrity/baseline_cross_check.hpp"
+
+using namespace kbench;
+
+TEST_CASE("agreeing, noisy or faster baseline samples pass") {
+  const std::vector<double> trusted = {1.00, 1.02, 0.99, 1.01};
+  CHECK(!baseline_disagreement("eager", {1.00, 1.05, 0.98}, trusted));
+  CHECK(!baseline_disagreement("eager", {1.40, 1.45, 1.38}, trusted));  // within 1.5x
+  CHECK(!baseline_disagreement("eager", {0.20}, trusted));              // faster: only costs the candidate
+  CHECK(!baseline_disagreement("eager", {0.015}, {0.001}));             // tiny calls: the margin
+  CHECK(!baseline_disagreement("eager", {}, trusted));
+  CHECK(!baseline_disagreement("eager", {5.0}, {}));
+}
+
+TEST_CASE("a baseline reported much slower than the trusted one is refused, with the numbers") {
+  const auto refused = baseline_disagreement("eager", {3.0, 3.1, 2.9}, {1.0, 1.0, 1.02});
+  REQUIRE(refused);
+  CHECK(refused->find("eager baseline at a median 3 ms") != std::string::npos);
+  CHECK(refused->find("timed it at 1 ms") != std::string::npos);
+  CHECK(refused->find("3x slower") != std::string::npos);
+  CHECK(baseline_disagreement("eager", {1.6}, {1.0}));
+  CHECK(!baseline_disagreement("eager", {1.6}, {1.0}, BaselineRule{2.0, 0.0}));
+}

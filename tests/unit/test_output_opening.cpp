@@ -1,0 +1,87 @@
+// Commit, then reveal, of one sampled call's output (integrity/output_opening.hpp): an honest
+// output opens and matches; an output right only at elements chosen before the reveal is caught;
+// leaves that are not the revealed ones, or that do not prove against the committed root, break
+// the commitment, whatever their values.
+#include <ATen/ATen.h>
+
+#include "catch.hpp"
+#include "integrity/output_opening.hpp"
+
+using namespace kbench;
+
+namespace {
+
+const Tolerance kTolerance{1e-5, 1e-5};
+
+at::Tensor expected_output(int64_t n) { return at::arange(n, at::kFloat).mul_(0.5).reshape({n / 64, 64}); }
+
+}  // namespace
+
+TEST_CASE("an honest output opens at the revealed leaves and matches") {
+  for (int64_t n : {64, 4096, 64 * 1000}) {
+    const at::Tensor want = expected_output(n);
+    CommittedOutput committed = commit_output(want.clone());
+    const auto positions = opening_positions(12345, 0, 0, committed.tree.leaves(), 1024);
+    // At most 1024 leaves: every one is opened; beyond, 1024 draws.
+    CHECK(positions.size() == std::min<std::size_t>(committed.tree.leaves(), 1024));
+    open_output(committed, positions);
+    int64_t checked = 0;
+    CHECK_FALSE(check_opening(committed.opened, positions, want, kTolerance, &checked));
+    CHECK(checked == std::min<int64_t>(n, 1024 * 64));
+  }
+}
+
+TEST_CASE("right only where it guessed the check would look: caught once the leaves come after the roots") {
+  const int64_t n = 64 * 4096;  // 4096 leaves, 1024 opened
+  const at::Tensor want = expected_output(n);
+  // Correct on the leaves of one guessed seed, zeros elsewhere.
+  at::Tensor guessed = at::zeros_like(want);
+  const auto guess = opening_positions(1, 0, 0, 4096, 1024);
+  for (auto leaf : guess) guessed.reshape(-1).narrow(0, int64_t(leaf) * 64, 64).copy_(want.reshape(-1).narrow(0, int64_t(leaf) * 64, 64));
+  CommittedOutput committed = commit_output(guessed);
+  // Opened where it guessed: it passes (what an in-process draw allowed).
+  open_output(committed, guess);
+  CHECK_FALSE(check_opening(committed.opened, guess, want, kTolerance));
+  // The controller's seed, drawn after the root: caught on the values.
+  const auto revealed = opening_positions(987654321, 0, 0, 4096, 1024);
+  open_output(committed, revealed);
+  const auto fault = check_opening(committed.opened, revealed, want, kTolerance);
+  REQUIRE(fault);
+  CHECK_FALSE(fault->commitment_broken);
+  CHECK(fault->what.find("leaf") != std::string::npos);
+  // Opening its guessed leaves under the controller's seed breaks the commitment.
+  open_output(committed, guess);
+  const auto swapped = check_opening(committed.opened, revealed, want, kTolerance);
+  REQUIRE(swapped);
+  CHECK(swapped->commitment_broken);
+}
+
+TEST_CASE("leaves changed after the root, another root, or another shape break the commitment") {
+  const at::Tensor want = expected_output(64 * 50);
+  CommittedOutput committed = commit_output(want.clone());
+  const auto positions = opening_positions(7, 2, 1, committed.tree.leaves(), 1024);
+  open_output(committed, positions);
+  OpenedOutput changed = committed.opened;
+  changed.leaves = changed.leaves.clone();
+  changed.leaves[10] = changed.leaves[10].item<uint8_t>() ^ 1;
+  auto fault = check_opening(changed, positions, want, kTolerance);
+  REQUIRE(fault);
+  CHECK(fault->commitment_broken);
+  CHECK(fault->what.find("does not prove against the root") != std::string::npos);
+  OpenedOutput rerooted = committed.opened;
+  rerooted.root[0] ^= 1;
+  fault = check_opening(rerooted, positions, want, kTolerance);
+  REQUIRE(fault);
+  CHECK(fault->commitment_broken);
+  OpenedOutput truncated = committed.opened;
+  truncated.leaves = truncated.leaves.narrow(0, 0, truncated.leaves.numel() - 4);
+  CHECK(check_opening(truncated, positions, want, kTolerance));
+  // Another shape is a wrong output, named with both shapes.
+  fault = check_opening(committed.opened, positions, want.reshape({-1}), kTolerance);
+  REQUIRE(fault);
+  CHECK(fault->what.find("expected") != std::string::npos);
+  // The digest of a sample names every call's index, set, warm-up and roots.
+  const std::string line = commitment_line(3, 1, false, {committed.opened});
+  CHECK(line.rfind("3:1:0:Float:50x64:", 0) == 0);
+  CHECK(sample_digest({line}) != sample_digest({commitment_line(3, 0, false, {committed.opened})}));
+}
