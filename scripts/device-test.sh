@@ -6,7 +6,8 @@
 # also falsepos, buildcache, cudalaunch, honest, kbmemory (full-size KernelBench from KB_DIR,
 # default .kb: SUBSET=memory of benchmarks/kernelbench/aa_run.sh, docs/memory.md), keptaa (kept
 # reference work against the full protocol, A/A: benchmarks/kept_reference/aa.sh), python (the
-# `kbench` module over the smoke suite), and
+# `kbench` module over the smoke suite), throughput1 (issue #14's RL batch: the Evaluator with the
+# rl preset, kbench run with the defaults, KernelBench's evaluator from KB_DIR; ~400 s), and
 # throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
@@ -134,6 +135,35 @@ step "throughput: one GPU against every visible GPU (benchmarks/throughput; issu
 COPIES=${KBENCH_THROUGHPUT_COPIES:-4} bash "$ROOT/benchmarks/throughput/throughput.sh" "$BUILD/bin/kbench" \
   "$OUTDIR/throughput" gpus 2 --baselines eager --target-ci 0.00001 --max-time "${KBENCH_THROUGHPUT_MAX_TIME:-8}" \
   | tee "$OUTDIR/throughput.txt" || status=1
+fi
+
+if want throughput1; then
+step "throughput1: 64 Triton candidates through the Evaluator (timing rl), kbench run (defaults), KernelBench's evaluator (issue #14)"
+# Needs the Python module (default targets, or KBENCH_DEVICE_TARGETS="kbench _kbench") and, for
+# the KernelBench side, an unmodified checkout with src/ in KB_DIR (default .kb). Budgets: the
+# Evaluator's batch runs to the end; kbench run is stopped at KBENCH_TP_RUN_BUDGET_S (its rate
+# is over what finished); KernelBench starts no candidate after KBENCH_TP_KB_BUDGET_S.
+TP="$OUTDIR/throughput1"
+mkdir -p "$TP"
+if compgen -G "$BUILD/python/kbench/_kbench*.so" >/dev/null; then
+  PYTHONPATH="$BUILD/python" "$PYTHON" "$ROOT/benchmarks/throughput/rl_batch.py" --device cuda \
+    --kbench "$BUILD/bin/kbench" --out "$TP" --run-budget-s "${KBENCH_TP_RUN_BUDGET_S:-150}" ${KBENCH_TP_ARGS:-} \
+    2>&1 | tee "$TP/rl-batch.txt" || status=1
+else
+  echo "the Python module was not built:"; grep "Python module" "$OUTDIR/configure.log"; status=1
+fi
+KB="${KB_DIR:-$ROOT/.kb}"
+if [ -f "$KB/src/kernelbench/eval.py" ]; then
+  "$PYTHON" "$ROOT/benchmarks/throughput/kernelbench_eval.py" "$KB" --budget-s "${KBENCH_TP_KB_BUDGET_S:-110}" \
+    --json "$TP/kernelbench.json" 2>&1 | tee "$TP/kernelbench.txt" || status=1
+else
+  echo "throughput1: no KernelBench sources in $KB/src (set KB_DIR; see benchmarks/throughput/README.md)"; status=1
+fi
+if [ -f "$TP/throughput-rl.json" ]; then
+  kbjson=(); [ -f "$TP/kernelbench.json" ] && kbjson=("$TP/kernelbench.json")
+  "$PYTHON" "$ROOT/benchmarks/throughput/rl_table.py" "$TP/throughput-rl.json" "${kbjson[@]}" \
+    | tee "$OUTDIR/throughput1.txt" || status=1
+fi
 fi
 
 if want timing; then
@@ -367,5 +397,6 @@ done
 # the original suite's speedups.
 for f in "$OUTDIR"/honest-false-positives*.txt "$OUTDIR"/original-triton-table*.txt; do [ -f "$f" ] && cat "$f"; done
 [ -f "$OUTDIR/throughput.txt" ] && grep -E "GPU|slot|agree|DIFFER" "$OUTDIR/throughput.txt"
+[ -f "$OUTDIR/throughput1.txt" ] && cat "$OUTDIR/throughput1.txt"
 echo "device-test: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
 exit $status

@@ -118,6 +118,12 @@ void add_run_command(CLI::App& app) {
   run->add_option("--timing-mode", options->timing_mode,
                   "cold (L2 flushed, default), hot, graph, or kernelbench (comparison protocol)")
       ->group("Timing");
+  run->add_option("--timing-preset", options->timing_preset,
+                  "Defaults of the timing keys the suite leaves unset: full (default; +-0.5% median CIs) "
+                  "or rl (+-2%, at most 1 s per job on CUDA; docs/timing.md#presets)")
+      ->type_name("full|rl")
+      ->transform(CLI::IsMember({"full", "rl"}))
+      ->group("Timing");
   run->add_option("--target-ci", options->target_ci,
                   "Stop when each median's 95% CI half-width is within this fraction (0.005)")
       ->check(documented_range("--target-ci"))

@@ -52,11 +52,16 @@ void add_serve_command(CLI::App& app) {
       ->group("Execution");
   cmd->add_option("--checks", evaluator.checks, "Integrity checks: strict (default), standard or minimal")
       ->group("Execution");
+  cmd->add_option("--timing-preset", evaluator.timing_preset,
+                  "Timing defaults: full (the suite's default) or rl (+-2% median CIs, short; docs/timing.md#presets)")
+      ->type_name("full|rl")
+      ->transform(CLI::IsMember({"full", "rl"}))
+      ->group("Execution");
   cmd->add_option("--workers", evaluator.workers,
                   "Worker slots (default as kbench run: GPUs x --workers-per-gpu, 1 on the CPU)")
       ->check(CLI::Range(1, 256))
       ->group("Execution");
-  cmd->add_option("--workers-per-gpu", evaluator.workers_per_gpu, "Workers sharing one GPU (default 2)")
+  cmd->add_option("--workers-per-gpu", evaluator.workers_per_gpu, "Workers sharing one GPU (default 4)")
       ->check(CLI::Range(1, 16))
       ->group("Execution");
   cmd->add_option("--prestart", evaluator.prestart,

@@ -91,11 +91,13 @@ PYBIND11_MODULE(_kbench, m) {
                        std::optional<std::string> prestart, std::optional<std::string> keep_reference,
                        std::optional<double> keep_reference_drift, std::optional<double> timeout_s,
                        std::optional<std::string> work_dir, std::size_t max_queued, std::size_t keep_finished,
-                       std::optional<std::function<void(const std::string&)>> log) {
+                       std::optional<std::function<void(const std::string&)>> log,
+                       std::optional<std::string> timing_preset) {
              EvaluatorConfig config;
              config.suite_file = suite;
              config.device = device;
              config.checks = std::move(checks);
+             config.timing_preset = std::move(timing_preset);
              config.workers = workers;
              config.workers_per_gpu = workers_per_gpu;
              config.prestart = std::move(prestart);
@@ -123,7 +125,8 @@ PYBIND11_MODULE(_kbench, m) {
            py::arg("workers") = py::none(), py::arg("workers_per_gpu") = py::none(),
            py::arg("prestart") = py::none(), py::arg("keep_reference") = py::none(),
            py::arg("keep_reference_drift") = py::none(), py::arg("timeout_s") = py::none(), py::arg("work_dir") = py::none(),
-           py::arg("max_queued") = 256, py::arg("keep_finished") = 4096, py::arg("log") = py::none())
+           py::arg("max_queued") = 256, py::arg("keep_finished") = 4096, py::arg("log") = py::none(),
+           py::arg("timing_preset") = py::none())
       .def(
           "submit",
           [](Evaluator& self, const std::string& problem_id, const std::string& source, const std::string& backend,

@@ -28,4 +28,8 @@ std::filesystem::path gpu_lock_file(const std::filesystem::path& lock_dir, const
   return lock_dir / fmt::format("kbench-gpu-{}.lock", physical);
 }
 
+std::filesystem::path gpu_lock_gate_file(const std::filesystem::path& lock_file) {
+  return lock_file.string() + ".gate";
+}
+
 }  // namespace kbench

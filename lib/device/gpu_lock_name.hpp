@@ -12,4 +12,8 @@ namespace kbench {
 // std::logic_error for a device without an index (the CPU, or "cuda" meaning several).
 std::filesystem::path gpu_lock_file(const std::filesystem::path& lock_dir, const Device& device);
 
+// The lock's gate, beside it (`<lock>.gate`): a worker about to time holds it while it waits, so
+// workers starting GPU work queue behind the timing instead of starving it (gpu_lock.hpp).
+std::filesystem::path gpu_lock_gate_file(const std::filesystem::path& lock_file);
+
 }  // namespace kbench

@@ -231,11 +231,15 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
   launch.env["KBENCH_EXTENSION_CACHE_OFF"] = cache_off;
   launch.env["KBENCH_BUILD_JOBS"] = std::to_string(build_jobs(slot.slot_count));
   // Created here: the sandboxed worker may not create files outside its job dir.
-  if (!slot.gpu_lock.empty()) std::ofstream(slot.gpu_lock, std::ios::app).close();
+  if (!slot.gpu_lock.empty()) {
+    std::ofstream(slot.gpu_lock, std::ios::app).close();
+    std::ofstream(gpu_lock_gate_file(slot.gpu_lock), std::ios::app).close();
+  }
   launch.gpu_lock = slot.gpu_lock;
   if (!slot.gpu_lock.empty())
     launch.waiting = [lock = slot.gpu_lock](const std::vector<pid_t>& pids) {
-      return blocked_on_lock(pids, lock);
+      // Waiting at the gate (behind another worker's timing) is waiting for the lock too.
+      return blocked_on_lock(pids, lock) || blocked_on_lock(pids, gpu_lock_gate_file(lock));
     };
   return launch;
 }

@@ -22,9 +22,19 @@ std::string to_string(TimingMode mode);
 std::optional<TimingMode> timing_mode_from_string(const std::string& text);
 const std::vector<std::string>& timing_mode_names();
 
+// Which table fills the keys a suite leaves unset. `full`: the headline protocol (+-0.5% median
+// CIs, up to 8 s per job on CUDA). `rl`: an RL reward loop's budget: fewer, shorter samples, a
+// stated +-2% median CI (docs/timing.md#presets). The mode, the flush, the input sets and every
+// check are the same in both: only how long the protocol may run changes.
+enum class TimingPreset { full, rl };
+std::string to_string(TimingPreset preset);
+std::optional<TimingPreset> timing_preset_from_string(const std::string& text);
+const std::vector<std::string>& timing_preset_names();
+
 struct TimingConfig {
+  TimingPreset preset = TimingPreset::full;  // the defaults of every unset key below
   TimingMode mode = TimingMode::cold;
-  double target_ci = 0.005;  // stop when every median's 95% CI half-width <= this (relative)
+  std::optional<double> target_ci;  // stop when every median's 95% CI half-width <= this (relative)
   std::optional<int> min_samples, max_samples;          // per variant
   std::optional<double> min_time_s;                     // measured time per variant
   std::optional<double> max_time_s;                     // wall time of the whole protocol
@@ -36,6 +46,7 @@ struct TimingConfig {
 
 // Every field set.
 struct ResolvedTiming {
+  TimingPreset preset = TimingPreset::full;
   TimingMode mode = TimingMode::cold;
   double target_ci = 0.005;
   int min_samples = 0, max_samples = 0;

@@ -12,7 +12,8 @@ nlohmann::json optional_json(const std::optional<double>& v) {
 }
 
 nlohmann::json timing_json(const ResolvedTiming& t) {
-  return {{"mode", to_string(t.mode)},
+  return {{"preset", to_string(t.preset)},
+          {"mode", to_string(t.mode)},
           {"target_ci", t.target_ci},
           {"min_samples", t.min_samples},
           {"max_samples", t.max_samples},
@@ -29,6 +30,10 @@ ResolvedTiming timing_from_json(const JsonFields& t) {
   const auto mode = timing_mode_from_string(t.text("mode"));
   if (!mode) t.fail("mode", fmt::format("'{}' is not a timing mode", t.text("mode")));
   timing.mode = *mode;
+  // Job files written before presets existed have none: they were `full`.
+  const auto preset = timing_preset_from_string(t.text_or("preset", "full"));
+  if (!preset) t.fail("preset", fmt::format("'{}' is not a timing preset", t.text_or("preset", "")));
+  timing.preset = *preset;
   timing.target_ci = t.number("target_ci", "target_ci");
   timing.min_samples = t.integer("min_samples", "min_samples");
   timing.max_samples = t.integer("max_samples", "max_samples");

@@ -33,6 +33,13 @@ void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
       throw InputError(fmt::format("--timing-mode '{}' is not one of {}", *options.timing_mode,
                                    join(timing_mode_names(), ", ")));
   }
+  std::optional<TimingPreset> preset;
+  if (options.timing_preset) {
+    preset = timing_preset_from_string(*options.timing_preset);
+    if (!preset)
+      throw InputError(fmt::format("--timing-preset '{}' is not one of {}", *options.timing_preset,
+                                   join(timing_preset_names(), ", ")));
+  }
   std::optional<CheckLevel> checks;
   if (options.checks) {
     checks = check_level_from_string(*options.checks);
@@ -54,6 +61,8 @@ void apply_overrides(const SuiteRunOptions& options, Suite& suite) {
     auto& s = problem.settings;
     if (!options.baselines.empty()) s.baselines = options.baselines;
     if (mode) s.timing.mode = *mode;
+    // A preset fills the keys left unset; keys the suite or the CLI set keep their values.
+    if (preset) s.timing.preset = *preset;
     if (options.target_ci) s.timing.target_ci = *options.target_ci;
     if (options.max_time_s) s.timing.max_time_s = *options.max_time_s;
     if (options.timeout_s) s.timeout_s = *options.timeout_s;

@@ -30,6 +30,7 @@ struct SuiteRunOptions {
   std::vector<std::string> candidates;  // patterns, relative to the current directory, {id} ok
   std::vector<std::string> baselines;
   std::optional<std::string> timing_mode;
+  std::optional<std::string> timing_preset;  // full / rl: the defaults of unset timing keys
   std::optional<double> target_ci;
   std::optional<double> max_time_s;
   std::optional<std::string> checks;  // integrity level for every problem (docs/integrity.md)

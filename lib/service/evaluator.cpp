@@ -241,8 +241,9 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   options.suite_file = s.config.suite_file;
   options.device = s.config.device;
   options.checks = s.config.checks;
+  options.timing_preset = s.config.timing_preset;
   options.jobs = s.config.workers;
-  options.workers_per_gpu = s.config.workers_per_gpu;
+  options.workers_per_gpu = s.config.workers_per_gpu.value_or(kEvaluatorWorkersPerGpu);
   options.prestart = s.config.prestart;
   options.keep_reference = s.config.keep_reference;
   options.keep_reference_drift = s.config.keep_reference_drift;

@@ -31,12 +31,20 @@
 
 namespace kbench {
 
+// Workers per GPU when the caller names none. More than `kbench run`'s 2: a reward loop sends
+// many short evaluations, whose CPU-side phases (imports, Triton JIT, checks) are several times
+// their GPU-exclusive timing, so four workers keep the GPU's timing turn busy while the per-GPU
+// lock (gate first: lib/worker/gpu_lock.hpp) still times one at a time. The memory ledger
+// admits them by memory, so large problems still run fewer at once.
+inline constexpr int kEvaluatorWorkersPerGpu = 4;
+
 struct EvaluatorConfig {
   std::filesystem::path suite_file;
   std::string device = "auto";               // as `kbench run --device`
   std::optional<std::string> checks;         // as --checks (docs/integrity.md); default: the suite's
+  std::optional<std::string> timing_preset;  // as --timing-preset (full, rl); default: the suite's
   std::optional<int> workers;                // worker slots, as --jobs; default: as `kbench run`
-  std::optional<int> workers_per_gpu;        // default 2
+  std::optional<int> workers_per_gpu;        // default kEvaluatorWorkersPerGpu (kbench run's: 2)
   std::optional<std::string> prestart;       // "on"/"off"; default on with CUDA
   // Reference work kept per problem across requests (docs/timing.md#kept-reference-work): "auto"
   // (default: on a GPU), "on", "off"; the drift check's bound (default 0.02).

@@ -254,9 +254,28 @@ class SuiteParser {
     }
   }
 
+  TimingPreset read_preset(const YAML::Node& node) const {
+    const auto name = as<std::string>(node, "a timing preset");
+    const auto preset = timing_preset_from_string(name);
+    if (!preset) {
+      const auto hint = closest_match(name, timing_preset_names());
+      fail(node, fmt::format("unknown timing preset '{}'{}; use one of: {}", name,
+                             hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                             join(timing_preset_names(), ", ")));
+    }
+    return *preset;
+  }
+
   void read_timing(const YAML::Node& node, TimingConfig& timing) const {
-    if (!node.IsMap()) fail(node, "`timing:` must be a mapping (see docs/suite-format.md)");
+    // `timing: rl` is short for `timing: {preset: rl}`.
+    if (node.IsScalar()) {
+      timing.preset = read_preset(node);
+      return;
+    }
+    if (!node.IsMap())
+      fail(node, "`timing:` must be a preset name (full, rl) or a mapping (see docs/suite-format.md)");
     check_keys(node, timing_keys(), "timing");
+    if (node["preset"]) timing.preset = read_preset(node["preset"]);
     if (node["mode"]) {
       const auto name = as<std::string>(node["mode"], "a timing mode");
       const auto mode = timing_mode_from_string(name);

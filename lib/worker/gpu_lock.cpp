@@ -9,7 +9,17 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "device/gpu_lock_name.hpp"
+
 namespace kbench {
+namespace {
+
+void flock_retrying(int fd, int operation) {
+  while (flock(fd, operation) != 0 && errno == EINTR) {
+  }
+}
+
+}  // namespace
 
 GpuLock& GpuLock::instance() {
   static GpuLock lock;
@@ -18,17 +28,43 @@ GpuLock& GpuLock::instance() {
 
 GpuLock::GpuLock() {
   const char* path = std::getenv("KBENCH_GPU_LOCK");
-  if (!path || !*path) return;
+  if (path && *path) open_files(path);
+}
+
+GpuLock::GpuLock(const std::filesystem::path& file) { open_files(file); }
+
+GpuLock::~GpuLock() {
+  if (gate_fd_ >= 0) close(gate_fd_);
+  if (fd_ >= 0) close(fd_);
+}
+
+void GpuLock::open_files(const std::filesystem::path& file) {
   // Read-only is enough for flock, and lets another user's run (umask 022) share the file.
-  fd_ = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) std::perror("kbench worker: GPU lock unavailable, timing unserialised");
+  fd_ = open(file.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    std::perror("kbench worker: GPU lock unavailable, timing unserialised");
+    return;
+  }
+  // The controller creates the gate beside the lock (the sandbox may not let a worker create it).
+  gate_fd_ = open(gpu_lock_gate_file(file).c_str(), O_RDONLY | O_CLOEXEC);
 }
 
 void GpuLock::hold(Mode mode) {
   if (fd_ < 0 || mode == mode_) return;
-  const int operation = mode == Mode::none ? LOCK_UN : mode == Mode::shared ? LOCK_SH : LOCK_EX;
   const auto start = std::chrono::steady_clock::now();
-  while (flock(fd_, operation) != 0 && errno == EINTR) {
+  if (mode == Mode::none) {
+    flock_retrying(fd_, LOCK_UN);
+  } else if (mode == Mode::shared && mode_ == Mode::exclusive) {
+    flock_retrying(fd_, LOCK_SH);  // a downgrade never waits for anyone: no gate
+  } else if (mode == Mode::shared) {
+    if (gate_fd_ >= 0) flock_retrying(gate_fd_, LOCK_SH);  // queues behind a waiting timer
+    flock_retrying(fd_, LOCK_SH);
+    if (gate_fd_ >= 0) flock_retrying(gate_fd_, LOCK_UN);
+  } else {
+    if (mode_ == Mode::shared) flock_retrying(fd_, LOCK_UN);
+    if (gate_fd_ >= 0) flock_retrying(gate_fd_, LOCK_EX);  // new shared holders wait from now on
+    flock_retrying(fd_, LOCK_EX);
+    if (gate_fd_ >= 0) flock_retrying(gate_fd_, LOCK_UN);
   }
   wait_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   mode_ = mode;

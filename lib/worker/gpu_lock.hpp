@@ -4,6 +4,14 @@
 // EXCLUSIVE while it times, none while it only imports. So one worker times at a time, and
 // imports overlap another's timing. The controller names the lock file in KBENCH_GPU_LOCK (CUDA
 // slots only); without it every call is a no-op.
+//
+// flock alone lets new shared holders in while an exclusive request waits, so with several
+// workers per GPU (each in a shared phase most of the time) a worker waiting to time could wait
+// for ever. A gate file beside the lock (gpu_lock_gate_file) gives the timing worker priority:
+// it holds the gate exclusive while it waits for the lock, and a worker taking the lock shared
+// from none passes through the gate (shared) first, so it queues behind the waiting timer.
+#include <filesystem>
+
 namespace kbench {
 
 class GpuLock {
@@ -12,8 +20,14 @@ class GpuLock {
 
   // The worker's lock, opened on first use from KBENCH_GPU_LOCK.
   static GpuLock& instance();
+  // A lock on `file` and its gate (tests: separate objects contend like separate workers).
+  explicit GpuLock(const std::filesystem::path& file);
+  ~GpuLock();
+  GpuLock(const GpuLock&) = delete;
+  GpuLock& operator=(const GpuLock&) = delete;
 
-  // Blocks until `mode` is held (flock; a conversion may briefly release the lock first).
+  // Blocks until `mode` is held. Going to exclusive from shared releases the lock first (as a
+  // flock conversion may anyway), so that no holder of the lock ever waits on the gate.
   void hold(Mode mode);
   [[nodiscard]] Mode mode() const { return mode_; }
   [[nodiscard]] bool enabled() const { return fd_ >= 0; }
@@ -21,7 +35,9 @@ class GpuLock {
 
  private:
   GpuLock();
+  void open_files(const std::filesystem::path& file);
   int fd_ = -1;
+  int gate_fd_ = -1;  // -1: no gate file (an older controller's lock): plain flock, no priority
   Mode mode_ = Mode::none;
   double wait_s_ = 0;
 };

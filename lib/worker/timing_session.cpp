@@ -240,7 +240,8 @@ void TimingSession::store(const ProtocolRun& run, const ResolvedTiming& timing, 
   nlohmann::json notes = notes_;
   for (const auto& [name, record] : run.variants)
     if (!record.blocking) notes["blocking_kernel_disabled"].push_back(name);
-  nlohmann::json protocol = {{"mode", to_string(timing.mode)},
+  nlohmann::json protocol = {{"preset", to_string(timing.preset)},
+                             {"mode", to_string(timing.mode)},
                              {"timer", timer_name_},
                              {"rounds", run.rounds},
                              {"converged", run.converged},

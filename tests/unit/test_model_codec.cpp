@@ -23,6 +23,7 @@ Job full_job() {
   job.settings.dtype = "bfloat16";
   job.settings.seeds = 3;
   job.settings.timing.min_samples = 9;
+  job.settings.timing.preset = TimingPreset::rl;
   job.settings.timing.mode = TimingMode::graph;
   job.timing = resolve_timing(job.settings.timing, DeviceKind::cuda);
   job.settings.baselines = {"eager"};
@@ -79,7 +80,8 @@ TEST_CASE("a job round-trips through the job file") {
   CHECK(back.device == cuda_device(1));
   CHECK(back.timing.mode == TimingMode::graph);
   CHECK(back.timing.min_samples == 9);
-  CHECK(back.timing.max_time_s == 8.0);  // the CUDA default, resolved at planning
+  CHECK(back.timing.preset == TimingPreset::rl);
+  CHECK(back.timing.max_time_s == 1.0);  // the rl preset's CUDA value, resolved at planning
   CHECK(back.settings.skip_checks == std::vector<std::string>{"forbidden_api"});
   REQUIRE(back.origin);
   CHECK(back.origin->cost_usd == 0.25);
@@ -121,6 +123,10 @@ TEST_CASE("a bad job file names the field") {
   j["settings"]["timing"]["mode"] = "warm";
   refuses(j, "job.settings.timing.mode: 'warm' is not a timing mode");
   j = good;
+  j["settings"]["timing"]["preset"] = "quick";
+  refuses(j, "job.settings.timing.preset: 'quick' is not a timing preset");
+  j["settings"]["timing"].erase("preset");  // a job file from before presets: full
+  CHECK(job_from_json(j).timing.preset == TimingPreset::full);
   j["settings"]["timing"]["input_sets"] = 0;
   refuses(j, "job.settings.timing.input_sets: must be an integer in [1, 1024], got 0");
   j = good;

@@ -70,6 +70,34 @@ problems:
   CHECK(p.where.line == 5);
 }
 
+TEST_CASE("a timing preset is read as `timing: NAME` or `preset:`, and other keys merge with it") {
+  TempDir dir;
+  dir.write("p.py", "");
+  const auto file = dir.write("suite.yaml", R"(suite: s
+defaults: {timing: rl}
+candidates: c/{id}.py
+problems:
+  - {id: a, file: p.py}
+  - {id: b, file: p.py, overrides: {timing: {max_time_s: 2}}}
+  - {id: c, file: p.py, overrides: {timing: {preset: full}}}
+)");
+  const Suite suite = load_suite(file);
+  CHECK(suite.problems.at(0).settings.timing.preset == TimingPreset::rl);
+  CHECK(suite.problems.at(1).settings.timing.preset == TimingPreset::rl);
+  CHECK(*suite.problems.at(1).settings.timing.max_time_s == 2);
+  CHECK(suite.problems.at(2).settings.timing.preset == TimingPreset::full);
+  CHECK_FALSE(suite.problems.at(0).settings.timing.target_ci);  // the preset's, at resolution
+
+  const std::string prefix = (dir.path() / "suite.yaml").string() + ":";
+  auto error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {timing: rll}\nproblems:\n  - {id: a, file: p.py}\n");
+  CHECK(error.find(prefix + "3:20: unknown timing preset 'rll' (did you mean 'rl'?)") == 0);
+  error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {timing: {preset: quick}}\nproblems:\n  - {id: a, file: p.py}\n");
+  CHECK(error.find("unknown timing preset 'quick'") != std::string::npos);
+  CHECK(error.find("use one of: full, rl") != std::string::npos);
+  error = load_error(dir, "suite: s\ncandidates: x.py\ndefaults: {timing: [rl]}\nproblems:\n  - {id: a, file: p.py}\n");
+  CHECK(error.find("`timing:` must be a preset name (full, rl) or a mapping") != std::string::npos);
+}
+
 TEST_CASE("integrity settings and alt_sizes are read, with documented defaults") {
   TempDir dir;
   dir.write("p.py", "");
