@@ -1,7 +1,8 @@
 """Issue #14's throughput benchmark: one batch of Triton candidates (honest, slow, wrong and
 hostile, over the eight level-1 problems of rl_suite.yaml) through the `kbench` Python module as an
-RL trainer calls it (one Evaluator, the `rl` timing preset, full checks, one evaluate_batch), then
-the same batch through `kbench run` with today's defaults, for the ratio.
+RL trainer calls it (one Evaluator, the `rl` timing preset, full checks, the whole batch submitted
+at once through the async submit, each result printed as it arrives), then the same batch through
+`kbench run` with today's defaults, for the ratio.
 
 Prints the sustained evaluations/s of both, every status against the expected one, and the summed
 time split. Exit 1 when a status is not the expected one or a run fails.
@@ -12,6 +13,7 @@ time split. Exit 1 when a status is not the expected one or a run fails.
   python3 benchmarks/throughput/rl_batch.py --device cpu --problems 2 --hostile 2 --out /tmp/tp
 """
 import argparse
+import asyncio
 import json
 import os
 import signal
@@ -102,6 +104,22 @@ def time_split(results):
     return sums, phases
 
 
+async def submit_all(ev, batch, started):
+    """The whole batch submitted at once, as evaluate_batch does, but each result is printed as it
+    arrives: a device call cut by its time limit still shows how far the batch got, and when."""
+    done = 0
+
+    async def one(problem, path):
+        nonlocal done
+        result = await ev.submit(problem, path.read_text())
+        done += 1
+        print(f"  [{done}/{len(batch)}] {time.monotonic() - started:7.1f} s  {problem}/{path.name}: "
+              f"{result.status}", flush=True)
+        return result
+
+    return await asyncio.gather(*(one(problem, path) for problem, path, _, _ in batch))
+
+
 def run_evaluator(args, suite, batch):
     import kbench
     started = time.monotonic()
@@ -109,9 +127,8 @@ def run_evaluator(args, suite, batch):
                           workers_per_gpu=args.workers_per_gpu, timing=args.timing,
                           kbench_binary=args.kbench)
     startup_s = time.monotonic() - started
-    requests = [kbench.Request(problem, path.read_text()) for problem, path, _, _ in batch]
     started = time.monotonic()
-    results = ev.evaluate_batch(requests)
+    results = asyncio.run(submit_all(ev, batch, started))
     batch_s = time.monotonic() - started
     stats = ev.stats()
     env = ev.environment
