@@ -45,19 +45,21 @@ trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -f "$out/port" ] && break; sleep 0.1; done
 base_url="http://127.0.0.1:$(cat "$out/port")/v1"
 
-run() {  # run N: one `kbench run`, its log and the requests it made
+run() {  # run N [FLAGS...]: one `kbench run`, its log and the requests it made
+  local n=$1
+  shift
   local before
   before=$( [ -f "$out/requests.jsonl" ] && wc -l < "$out/requests.jsonl" || echo 0)
   local start=$SECONDS
   set +e
   "$kbench" run "$root/configs/suites/smoke.yaml" --device cpu --base-url "$base_url" --model scripted-coder \
-    --samples 4 --turns 3 --baselines eager --generate-cache "$out/cache.sqlite" -o "$out/run$1.json" \
-    --work-dir "$out/work$1" "$@" > "$out/run$1.log" 2>&1
+    --samples 4 --turns 3 --baselines eager --generate-cache "$out/cache.sqlite" -o "$out/run$n.json" \
+    --work-dir "$out/work$n" "$@" > "$out/run$n.log" 2>&1
   local code=$?
   set -e
   local after
   after=$(wc -l < "$out/requests.jsonl")
-  echo "run $1: exit $code, $((SECONDS - start)) s, $((after - before)) requests to the endpoint"
+  echo "run $n: exit $code, $((SECONDS - start)) s, $((after - before)) requests to the endpoint"
 }
 run 1 "$@"
 run 2 "$@"

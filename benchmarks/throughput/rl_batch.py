@@ -104,7 +104,7 @@ def time_split(results):
     return sums, phases
 
 
-async def submit_all(ev, batch, started):
+async def submit_all(ev, batch, started, log=None):
     """The whole batch submitted at once, as evaluate_batch does, but each result is printed as it
     arrives: a device call cut by its time limit still shows how far the batch got, and when."""
     done = 0
@@ -113,8 +113,15 @@ async def submit_all(ev, batch, started):
         nonlocal done
         result = await ev.submit(problem, path.read_text())
         done += 1
+        if log is not None:  # the whole result, as it arrives: a cut run keeps what finished
+            log.write(json.dumps({"problem": problem, "candidate": path.name, **result.to_dict()}) + "\n")
+            log.flush()
+        t = result.time
+        top = sorted(t.get("phases_s", {}).items(), key=lambda kv: -kv[1])[:4]
         print(f"  [{done}/{len(batch)}] {time.monotonic() - started:7.1f} s  {problem}/{path.name}: "
-              f"{result.status}", flush=True)
+              f"{result.status}; queue {t.get('queue_wait_s', 0):.1f} s, worker {t.get('worker_wall_s') or 0:.1f} s, "
+              f"lock {t.get('gpu_lock_wait_s') or 0:.1f} s; " + ", ".join(f"{k} {v:.1f}" for k, v in top),
+              flush=True)
         return result
 
     return await asyncio.gather(*(one(problem, path) for problem, path, _, _ in batch))
@@ -125,10 +132,12 @@ def run_evaluator(args, suite, batch):
     started = time.monotonic()
     ev = kbench.Evaluator(str(suite), devices=args.device, workers=args.workers,
                           workers_per_gpu=args.workers_per_gpu, timing=args.timing,
+                          keep_reference=args.keep_reference, prestart=args.prestart,
                           kbench_binary=args.kbench)
     startup_s = time.monotonic() - started
     started = time.monotonic()
-    results = asyncio.run(submit_all(ev, batch, started))
+    with open(args.out_dir / "results.jsonl", "w") as log:
+        results = asyncio.run(submit_all(ev, batch, started, log))
     batch_s = time.monotonic() - started
     stats = ev.stats()
     env = ev.environment
@@ -167,6 +176,10 @@ def main() -> int:
     parser.add_argument("--timing", default="rl", help="the Evaluator's timing preset")
     parser.add_argument("--workers", type=int, default=None, help="worker slots (default: the Evaluator's)")
     parser.add_argument("--workers-per-gpu", type=int, default=None)
+    parser.add_argument("--keep-reference", default=None, choices=("auto", "on", "off"),
+                        help="the Evaluator's keep_reference (default: its own, auto)")
+    parser.add_argument("--prestart", default=None, type=lambda v: v == "on", metavar="on|off",
+                        help="the Evaluator's prestart (default: its own)")
     parser.add_argument("--run-budget-s", type=float, default=None,
                         help="stop `kbench run` after this long (its rate is over what finished)")
     parser.add_argument("--skip-run", action="store_true", help="only the Evaluator")
@@ -176,6 +189,7 @@ def main() -> int:
     args.kbench = str(Path(args.kbench).resolve())  # the worker is exec'd from its job dir
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    args.out_dir = out
     batch = build_batch(suite_problems()[: args.problems], args.hostile, args.device == "cpu")
     kinds = {k: sum(1 for b in batch if b[2] == k) for k in ("honest", "slow", "wrong", "hostile")}
     print(f"batch: {len(batch)} candidates over {args.problems} problems ({json.dumps(kinds)})", flush=True)

@@ -60,6 +60,21 @@ nlohmann::json worker_phases(const nlohmann::json& diagnostics) {
   return phases;
 }
 
+// Workers besides the one whose timeline that is: the trusted worker that measured the kept
+// record, a first attempt a drift fallback discarded, the reference worker and the judge of a
+// blinded job. Without them a result's phases would not add up to its worker wall.
+void add_other_workers(nlohmann::json& phases, const JobResult& result) {
+  if (result.kept_reference && result.kept_reference->refresh_s > 0)
+    phases["kept_reference_refresh"] = result.kept_reference->refresh_s;
+  if (const auto kept = result.diagnostics.find("kept_reference"); kept != result.diagnostics.end() && kept->is_object())
+    if (const auto first = kept->find("first_attempt"); first != kept->end() && first->is_object())
+      if (const double wall = number_or_zero(*first, "wall_s"); wall > 0) phases["drift_fallback_first_attempt"] = wall;
+  if (const auto isolation = result.diagnostics.find("isolation"); isolation != result.diagnostics.end() && isolation->is_object()) {
+    if (const double wall = number_or_zero(*isolation, "reference_worker_s"); wall > 0) phases["blinded_reference_worker"] = wall;
+    if (const double wall = number_or_zero(*isolation, "judge_worker_s"); wall > 0) phases["judge_worker"] = wall;
+  }
+}
+
 void add_phases(nlohmann::json& sums, const nlohmann::json& phases) {
   if (!phases.is_object()) return;
   for (const auto& [name, value] : phases.items())
@@ -186,6 +201,7 @@ struct Evaluator::State {
     time.worker_wall_s = result.wall_s;
     time.gpu_lock_wait_s = number_or_zero(result.protocol, "gpu_lock_wait_s");
     time.phases_s = worker_phases(result.diagnostics);
+    add_other_workers(time.phases_s, result);
     time.total_s = seconds_between(entry->submitted, now);
     evaluation.feedback = turn_feedback(result).text;
     // Kept once, in the handle's shared state, made ready under the lock together with

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <fstream>
+#include <optional>
 
 #include "core/version.hpp"
 #include "measure/cuda_driver.hpp"
@@ -45,19 +46,26 @@ std::string cpu_model_name() {
   return "CPU";
 }
 
-}  // namespace
-
-JobResult evaluate_job(const Job& job, bool short_baselines) {
-  std::optional<ProblemContext> context;
+// Both entries start alike: the problem set up, the GPU lock taken shared (gpu_lock.hpp) from the
+// first device work on (the units take it further), the reference phase entered. A failure before
+// that is the job's result.
+std::optional<JobResult> open_problem(const Job& job, std::optional<ProblemContext>& context) {
   try {
     PhaseClock::instance().enter("problem_setup");
     context.emplace(job);
   } catch (const Verdict& verdict) {
     return context_failure(job, verdict);
   }
-  // GPU lock (gpu_lock.hpp): shared from the first device work on (the units take it further).
   GpuLock::instance().hold(GpuLock::Mode::shared);
   PhaseClock::instance().enter("reference");  // trials, expected outputs, baselines (Inductor compile)
+  return std::nullopt;
+}
+
+}  // namespace
+
+JobResult evaluate_job(const Job& job, bool short_baselines) {
+  std::optional<ProblemContext> context;
+  if (auto failed = open_problem(job, context)) return *failed;
   ReferenceUnit reference(*context);
   ReferenceWork work = reference.run(/*defer_baselines=*/false, short_baselines);
   return CandidateUnit(*context, work, reference.take_handles()).run();
@@ -65,14 +73,7 @@ JobResult evaluate_job(const Job& job, bool short_baselines) {
 
 JobResult measure_reference_baselines(const Job& job) {
   std::optional<ProblemContext> context;
-  try {
-    PhaseClock::instance().enter("problem_setup");
-    context.emplace(job);
-  } catch (const Verdict& verdict) {
-    return context_failure(job, verdict);
-  }
-  GpuLock::instance().hold(GpuLock::Mode::shared);
-  PhaseClock::instance().enter("reference");
+  if (auto failed = open_problem(job, context)) return *failed;
   // The trials and timing sets as every job builds them; the baselines below.
   ReferenceWork work = ReferenceUnit(*context).run(/*defer_baselines=*/true);
   JobResult result;

@@ -37,7 +37,9 @@ fs::path write_suite(const fs::path& dir, const std::string& name,
                        << "  seeds: 2\n  baselines: " << baselines << "\n  timeout_s: 300\n"
                        << "  timing: {warmup: 1, min_samples: 6, samples_per_round: 3, max_time_s: 1.0}\n"
                        << "problems:\n  - id: add_one\n    file: " << (test::kDataDir / "problems" / "add_one.py").string()
-                       << "\n    candidates:\n"
+                       // 768 x 768, not the file's 64 x 64: a 6 us op on a loaded 2-core machine
+                       // gave 3-round drift CIs wider than the first case's bound (fallbacks).
+                       << "\n    sizes: {cpu: {N: 768}}\n    candidates:\n"
                        << list;
   return suite;
 }
