@@ -9,8 +9,10 @@
 namespace kbench {
 namespace {
 
-// Elements compared at a time (2^22: 32 MiB per float64 temporary).
-constexpr int64_t kComparisonChunk = int64_t(1) << 22;
+// Elements compared at a time: 2^22 on the host (32 MiB per float64 temporary), 2^20 on a GPU
+// (8 MiB: about ten temporaries stay well inside what the memory plan leaves free).
+constexpr int64_t kHostChunk = int64_t(1) << 22;
+constexpr int64_t kDeviceChunk = int64_t(1) << 20;
 
 std::string shape_of(const at::Tensor& t) {
   std::ostringstream out;
@@ -42,15 +44,20 @@ ComparisonResult compare_one(const at::Tensor& expected, const at::Tensor& actua
   }
   e = e.reshape(-1);
   a = a.reshape(-1);  // stays on its device: each chunk is copied over on its own
+  // Where the candidate's output is: on a GPU the dozen passes over a full-size output take
+  // milliseconds, on the host seconds per trial (25 s of a 01_gelu_tanh job's correctness phase
+  // on the H200 was this comparison on the CPU, over expected outputs kept on the host).
+  const c10::Device where = a.is_cuda() ? a.device() : e.device();
+  const int64_t chunk = where.is_cuda() ? kDeviceChunk : kHostChunk;
   const bool floating = at::isFloatingType(e.scalar_type());
   const int64_t n = e.numel();
   int64_t bad_count = 0;
   // In chunks: the float64 temporaries of a whole 6 GiB output would need about 80 GiB of host
   // memory at once (docs/memory.md); per chunk they take a few hundred MiB.
-  for (int64_t begin = 0; begin < n; begin += kComparisonChunk) {
-    const int64_t end = std::min(n, begin + kComparisonChunk);
-    const at::Tensor ec = e.slice(0, begin, end);
-    const at::Tensor ac = a.slice(0, begin, end).to(e.device());
+  for (int64_t begin = 0; begin < n; begin += chunk) {
+    const int64_t end = std::min(n, begin + chunk);
+    const at::Tensor ec = e.slice(0, begin, end).to(where);
+    const at::Tensor ac = a.slice(0, begin, end).to(where);
     at::Tensor bad;
     if (floating) {
       const at::Tensor e64 = ec.to(at::kDouble);

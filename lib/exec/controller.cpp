@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cache/bytecode_cache.hpp"
 #include "cache/extension_cache.hpp"
 #include "core/error.hpp"
 #include "device/gpu_lock_name.hpp"
@@ -79,20 +80,37 @@ std::map<std::string, std::string> worker_env(const Device& device,
 // The shared extension cache a job may read, or why it may not (docs/extensions.md): only where
 // Landlock keeps every other job's candidate from writing into this job's builds and into the
 // cache itself.
+// Why a cache shared by every job may not be given to this one ("" when it may): without
+// Landlock any job could write into it (and so into every later job), and inside the job dir it
+// is the job's own.
+std::string shared_cache_refusal(const SandboxOptions& sandbox, const std::filesystem::path& job_dir,
+                                 const std::filesystem::path& cache_dir, const std::string& what) {
+  const auto report = sandbox_report(sandbox);
+  const auto inside = std::filesystem::weakly_canonical(cache_dir)
+                          .lexically_relative(std::filesystem::weakly_canonical(job_dir));
+  if (!report.value("filesystem_isolation", false))
+    return "the shared " + what + " cache is off: no Landlock in this job's sandbox (" +
+           report.value("filesystem_reason", std::string("unknown")) + "), so jobs could alter each other's " + what + " files";
+  if (!inside.empty() && *inside.begin() != "..") return "the shared " + what + " cache is off: its folder is inside the job dir";
+  return "";
+}
+
 std::optional<ExtensionCache> extension_cache_for(const SandboxOptions& sandbox,
                                                   const std::filesystem::path& job_dir, std::string& off) {
-  const auto report = sandbox_report(sandbox);
   ExtensionCache cache(ExtensionCache::default_dir(), ExtensionCache::default_max_bytes());
-  const auto inside = std::filesystem::weakly_canonical(cache.dir())
-                          .lexically_relative(std::filesystem::weakly_canonical(job_dir));
-  if (cache.max_bytes() == 0) off = "the shared extension cache is off (KBENCH_EXTENSION_CACHE_MB=0)";
-  else if (!report.value("filesystem_isolation", false))
-    off = "the shared extension cache is off: no Landlock in this job's sandbox (" +
-          report.value("filesystem_reason", std::string("unknown")) + "), so jobs could alter each other's builds";
-  else if (!inside.empty() && *inside.begin() != "..")
-    off = "the shared extension cache is off: its folder is inside the job dir";
+  off = cache.max_bytes() == 0 ? "the shared extension cache is off (KBENCH_EXTENSION_CACHE_MB=0)"
+                               : shared_cache_refusal(sandbox, job_dir, cache.dir(), "extension");
   if (!off.empty()) return std::nullopt;
   return cache;
+}
+
+// The workers' bytecode cache (cache/bytecode_cache.hpp), read-only to them: filled at the first
+// launch that may use it; else each worker keeps its private, empty prefix (sandbox.cpp).
+void give_bytecode_cache(WorkerLaunch& launch, const std::filesystem::path& job_dir) {
+  if (!BytecodeCache::enabled_by_environment()) return;
+  if (!shared_cache_refusal(launch.sandbox, job_dir, BytecodeCache::default_dir(), "bytecode").empty()) return;
+  const BytecodeCacheFill& cache = BytecodeCache::shared();
+  if (cache.ok) launch.env["PYTHONPYCACHEPREFIX"] = std::filesystem::absolute(cache.dir).string();
 }
 
 // MAX_JOBS for the worker's extension builds: its slot's share of this process's CPUs.
@@ -226,6 +244,7 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
   launch.sandbox.file_size_limit_bytes =
       std::uint64_t(job.settings.file_size_limit_gb * double(1ull << 30));
   launch.env = worker_env(job.device, slot.gpu_lock);
+  give_bytecode_cache(launch, job_dir);
   cache = extension_cache_for(launch.sandbox, job_dir, cache_off);
   launch.env["KBENCH_EXTENSION_CACHE"] = cache ? std::filesystem::absolute(cache->dir()).string() : "";
   launch.env["KBENCH_EXTENSION_CACHE_OFF"] = cache_off;
@@ -354,6 +373,7 @@ nlohmann::json probe_environment(const Device& device, const std::filesystem::pa
   launch.env = worker_env(device);
   launch.sandbox = sandbox_options_from_environment();
   launch.sandbox.use_pid_namespace = !device.is_cuda();
+  give_bytecode_cache(launch, launch.work_dir);
   const auto outcome = run_worker_process(launch);
   if (outcome.interrupted) throw Error(kExitInterrupted, "interrupted before any evaluation ran");
   std::string why;

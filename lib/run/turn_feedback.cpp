@@ -56,8 +56,11 @@ TurnFeedback turn_feedback(const JobResult& r, std::size_t max_chars) {
     return {verdict + timing_lines(r) + ask, verdict + ask};
   }
   if (r.status == Status::no_code) {
+    // The extraction's reason, not the message: that names where this run kept the reply, which
+    // tells the model nothing and made the next turn's cache key differ between two runs.
+    const std::string why = r.job.origin ? "the reply held no code (" + r.job.origin->extraction + ")" : r.message;
     out = fmt::format("Your reply for problem `{}` held no code the evaluator could run ({}). Reply with the "
-                      "complete ModelNew code in one fenced python block.", r.job.problem_id, r.message);
+                      "complete ModelNew code in one fenced python block.", r.job.problem_id, why);
     return {out, out};
   }
   out = fmt::format("The evaluator ran your ModelNew for problem `{}`: status {}. {}\n", r.job.problem_id,

@@ -13,11 +13,6 @@ namespace py = pybind11;
 
 namespace kbench {
 
-std::string python_executable() {
-  const char* override_path = std::getenv("KBENCH_PYTHON");
-  return override_path && *override_path ? override_path : KBENCH_DEFAULT_PYTHON;
-}
-
 void start_python() {
   const std::string executable = python_executable();
   // Without this, a missing interpreter starts the system Python, which fails later and less

@@ -5,6 +5,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include "core/worker_python.hpp"  // python_executable(): the interpreter as configured
+
 namespace kbench {
 
 // Starts the interpreter as if it were the Python that has torch (KBENCH_PYTHON, else the one
@@ -12,8 +14,6 @@ namespace kbench {
 // Throws EnvironmentError when the interpreter cannot start.
 void start_python();
 
-// The interpreter's executable as configured (for messages).
-std::string python_executable();
 
 // Imports a Python file as a fresh module named `module_name` (registered in sys.modules, so
 // decorators such as @triton.jit can read its source).

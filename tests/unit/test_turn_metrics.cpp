@@ -2,6 +2,7 @@
 // (run/turn_feedback.hpp), on results built by hand.
 #include "catch.hpp"
 #include "report/turn_metrics.hpp"
+#include "run/generated_results.hpp"
 #include "run/turn_feedback.hpp"
 
 using Catch::Approx;
@@ -89,6 +90,15 @@ TEST_CASE("feedback: the verdict and evidence of a failure; times of a correct o
   CHECK(g.replay_key.find("ms") == std::string::npos);  // no figures in the cache's view
   CHECK(g.replay_key.find("it is correct") != std::string::npos);
 
-  const auto none = turn_feedback(turn_result("gemm", 0, 3, Status::no_code));
+  auto no_code = turn_result("gemm", 0, 3, Status::no_code);
+  no_code.job.origin->extraction = "no fenced code block in the reply";
+  no_code.job.origin->reply_file = "/runs/a.json.generated/gemm/sample-0-turn-3.reply.json";
+  no_code = no_code_result(no_code.job);  // as the agent loop makes it: the message names the file
+  REQUIRE(no_code.message.find("/runs/a.json.generated") != std::string::npos);
+  const auto none = turn_feedback(no_code);
   CHECK(none.text.find("for problem `gemm` held no code") != std::string::npos);
+  CHECK(none.text.find("no fenced code block in the reply") != std::string::npos);
+  // Where this run kept the reply is neither told nor keyed: a second run's request hits the cache.
+  CHECK(none.text.find("/runs/") == std::string::npos);
+  CHECK(none.replay_key == none.text);
 }
