@@ -62,6 +62,19 @@ def measure(fn, args):
 
 }  // namespace
 
+void warm_up_kernel_profiler(int device_index) {
+  py::dict scope;
+  scope["__builtins__"] = py::module_::import("builtins");
+  scope["device_index"] = device_index;
+  py::exec(R"(
+import torch
+from torch.profiler import profile, ProfilerActivity
+torch.cuda.set_device(device_index)
+with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]):
+    torch.cuda.synchronize()
+)", scope);
+}
+
 std::optional<KernelShare> measure_kernel_share(const py::object& fn, const py::tuple& args,
                                                 const OwnKernels& own) {
   py::dict scope;

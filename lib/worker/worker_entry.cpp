@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "exec/result_channel.hpp"
 #include "integrity/integrity_monitor.hpp"
+#include "integrity/kernel_share.hpp"
 #include "integrity/static_analysis.hpp"
 #include "model/codec.hpp"
 #include "worker/evaluation.hpp"
@@ -185,6 +186,10 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   std::string startup_error;
   try {
     start_python_with_imports();
+    // Only where the kernel-share check will profile in this process (candidate_unit.cpp).
+    if (job.device.is_cuda() && job.settings.require_custom_kernel && !placement.reference_baselines &&
+        IntegrityMonitor::enabled_for(job, "custom_kernel_share"))
+      warm_up_kernel_profiler(job.device.index.value_or(0));
   } catch (const std::exception& e) {
     startup_error = e.what();
   }
