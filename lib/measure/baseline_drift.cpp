@@ -33,7 +33,7 @@ DriftCheck check_baseline_drift(const RoundSamples& fresh, const RoundSamples& k
 
 int short_baseline_rounds(int min_samples, int samples_per_round) {
   const int per_round = std::max(1, samples_per_round);
-  return std::max(3, (std::max(0, min_samples) + per_round - 1) / per_round);
+  return std::max(kMinDriftRounds, (std::max(0, min_samples) + per_round - 1) / per_round);
 }
 
 }  // namespace kbench

@@ -115,6 +115,11 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
     bool any_full = false;
     for (const auto& [name, r] : run.variants) {
       if (capped(name)) continue;
+      // A short sample gets all its rounds: the drift CI needs them (measure/baseline_drift.hpp).
+      if (round_cap[name] > 0) {
+        all_converged = false;
+        continue;
+      }
       const double measured_s =
           std::accumulate(r.samples_ms.begin(), r.samples_ms.end(), 0.0) / 1000 * r.calls_per_sample;
       all_converged = all_converged && int(r.samples_ms.size()) >= timing.min_samples &&

@@ -21,8 +21,8 @@ struct ProtocolVariant {
   // batch is checked call by call after the batch.
   std::function<void(int input_set)> before_sample;
   std::function<void(bool warmup)> after_sample;
-  // Sampled in the first `max_rounds` rounds only (0: every round), then left out of the
-  // stopping rule: a kept baseline's short drift sample beside the candidate
+  // Sampled in the first `max_rounds` rounds only (0: every round), all of them before the run
+  // may converge (max_time and max_samples still stop it), then left out of the stopping rule: a kept baseline's short drift sample beside the candidate
   // (measure/baseline_drift.hpp), while the candidate goes on to its own precision.
   int max_rounds = 0;
 };

@@ -272,4 +272,16 @@ TEST_CASE("a variant capped at a few rounds stops being sampled and no longer ho
   CHECK(run.variants.at("eager").rounds.back() == 2);
   CHECK(run.variants.at("candidate").samples_ms.size() == 20);
   CHECK(run.rounds == 4);
+
+  // A quiet capped variant is not let off early either: its short sample gets all its rounds.
+  Scripted quiet;
+  quiet.time_of["candidate"] = [&](int) { return 1.0 + noise(rng); };
+  quiet.time_of["eager"] = [&](int) { return 2.0 + noise(rng); };
+  ScriptedTimer quiet_timer(quiet);
+  auto both = variants_of(quiet, {"candidate", "eager"});
+  both[1].max_rounds = 8;
+  const auto full = run_interleaved(quiet_timer, both, quick_timing(), {});
+  CHECK(full.converged);
+  CHECK(full.rounds == 8);
+  CHECK(full.variants.at("eager").rounds.back() == 7);
 }

@@ -177,8 +177,9 @@ TEST_CASE("the drift check keeps a baseline within its bound and refuses one tha
   // A drift smaller than the bound that a noisy short sample cannot show is refused too.
   const auto noisy = check_baseline_drift(samples_by_round(measurement(1.0, 3, 5, 0.2, 14)), kept, 0.02);
   CHECK_FALSE(noisy.within);
-  CHECK(short_baseline_rounds(50, 10) == 5);  // the GPU defaults
-  CHECK(short_baseline_rounds(10, 5) == 3);   // the CPU's: the protocol's 3-round minimum
+  CHECK(short_baseline_rounds(50, 10) == 8);   // the GPU defaults: the 8-round minimum
+  CHECK(short_baseline_rounds(10, 5) == 8);    // the CPU's
+  CHECK(short_baseline_rounds(100, 10) == 10);  // enough for min_samples beyond that
 }
 
 TEST_CASE("the store serves repeated problems, copies verified artefacts and drops tampered ones") {
