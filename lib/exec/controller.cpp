@@ -77,9 +77,6 @@ std::map<std::string, std::string> worker_env(const Device& device,
   return env;
 }
 
-// The shared extension cache a job may read, or why it may not (docs/extensions.md): only where
-// Landlock keeps every other job's candidate from writing into this job's builds and into the
-// cache itself.
 // Why a cache shared by every job may not be given to this one ("" when it may): without
 // Landlock any job could write into it (and so into every later job), and inside the job dir it
 // is the job's own.
@@ -95,6 +92,9 @@ std::string shared_cache_refusal(const SandboxOptions& sandbox, const std::files
   return "";
 }
 
+// The shared extension cache a job may read, or why it may not (docs/extensions.md): only where
+// Landlock keeps every other job's candidate from writing into this job's builds and into the
+// cache itself.
 std::optional<ExtensionCache> extension_cache_for(const SandboxOptions& sandbox,
                                                   const std::filesystem::path& job_dir, std::string& off) {
   ExtensionCache cache(ExtensionCache::default_dir(), ExtensionCache::default_max_bytes());
