@@ -14,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "cache/extension_cache.hpp"  // kbench_cache_root
 #include "core/worker_python.hpp"
 
 extern char** environ;
@@ -55,12 +56,7 @@ print("filled")
 
 }  // namespace
 
-fs::path BytecodeCache::default_dir() {
-  if (const char* root = std::getenv("KBENCH_CACHE_DIR"); root && *root) return fs::path(root) / "pycache";
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "kbench" / "pycache";
-  const char* home = std::getenv("HOME");
-  return fs::path(home && *home ? home : "/tmp") / ".cache" / "kbench" / "pycache";
-}
+fs::path BytecodeCache::default_dir() { return kbench_cache_root() / "pycache"; }
 
 bool BytecodeCache::enabled_by_environment() {
   const char* value = std::getenv("KBENCH_BYTECODE_CACHE");

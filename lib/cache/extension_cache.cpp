@@ -79,12 +79,14 @@ std::vector<AnnouncedBuild> announced_builds(const std::string& channel_bytes) {
   return builds;
 }
 
-fs::path ExtensionCache::default_dir() {
-  if (const char* root = std::getenv("KBENCH_CACHE_DIR"); root && *root) return fs::path(root) / "extensions";
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "kbench" / "extensions";
+fs::path kbench_cache_root() {
+  if (const char* root = std::getenv("KBENCH_CACHE_DIR"); root && *root) return fs::path(root);
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "kbench";
   const char* home = std::getenv("HOME");
-  return fs::path(home && *home ? home : "/tmp") / ".cache" / "kbench" / "extensions";
+  return fs::path(home && *home ? home : "/tmp") / ".cache" / "kbench";
 }
+
+fs::path ExtensionCache::default_dir() { return kbench_cache_root() / "extensions"; }
 
 std::uint64_t ExtensionCache::default_max_bytes() {
   const char* mb = std::getenv("KBENCH_EXTENSION_CACHE_MB");

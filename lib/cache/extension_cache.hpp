@@ -37,6 +37,10 @@ struct AnnouncedBuild {
 // code (nothing of the candidate had run); later ones may be the candidate's.
 std::vector<AnnouncedBuild> announced_builds(const std::string& channel_bytes);
 
+// kbench's cache root: $KBENCH_CACHE_DIR, else $XDG_CACHE_HOME/kbench, else ~/.cache/kbench (the
+// extension cache and the bytecode cache are folders of it).
+std::filesystem::path kbench_cache_root();
+
 class ExtensionCache {
  public:
   // $KBENCH_CACHE_DIR/extensions, else $XDG_CACHE_HOME/kbench/extensions, else
