@@ -22,6 +22,9 @@ struct StaticAnalysis {
   // Set when the file does not parse ("line N: SyntaxError: ..."); everything else is then
   // empty. Not a finding: importing the candidate reports it as a compile error.
   std::string syntax_error;
+  // True only when no statement of the file can bind `ModelNew` (nor a module `__getattr__`
+  // answer for it): its import, if it succeeds, defines no ModelNew.
+  bool model_new_missing = false;
 };
 
 // Needs the embedded interpreter running (start_python()). Throws InputError when the file
