@@ -666,8 +666,8 @@ def _native_code(module):
 # Any statement that can bind a module attribute named ModelNew spells the name (identifiers are
 # NFKC-normalised by the parser, so a look-alike spelling is seen too), and a module-level
 # __getattr__ (PEP 562) can answer for it. Only obfuscated names (getattr/setattr/globals with a
-# computed string, exec) escape this test, and each of them is a policy violation; such a file
-# gets a compile_error instead of its rejection, never a better status.
+# computed string, exec) escape this test, and each of them is a policy violation: a file with
+# any violation is left to its import (which may also exit or raise first, exit_on_import.py).
 _MODEL_NEW_SPELLINGS = ("ModelNew", "__getattr__")
 
 
@@ -698,9 +698,9 @@ def analyze(source):
         result["syntax_error"] = f"{where}{type(e).__name__}: {e}"
         return result
     try:
-        result["model_new_missing"] = _model_new_missing(tree)
         module = _Module(tree, text)
         result["violations"] = _Policy(module).run()
+        result["model_new_missing"] = not result["violations"] and _model_new_missing(tree)
         kernels = _Kernels(module)
         result["defined_kernels"] = kernels.defined()
         result["reachable_kernels"] = kernels.reachable()

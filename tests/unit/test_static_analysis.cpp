@@ -279,6 +279,8 @@ TEST_CASE("ModelNew is missing only when no statement of the file can bind it") 
   CHECK(analyze("tests/hostile/no_model_new.py").model_new_missing);
   CHECK_FALSE(analyze("tests/data/candidates/add_one_ok.py").model_new_missing);
   CHECK_FALSE(analyze("tests/hostile/syntax_error.py").model_new_missing);  // the import reports it
+  // A file that breaks a rule is left to its import, which may exit or raise first.
+  CHECK_FALSE(analyze("tests/hostile/exit_on_import.py").model_new_missing);
   test::TempDir dir;
   const std::string head = "import torch.nn as nn\nclass Model(nn.Module):\n    pass\n";
   const std::vector<std::string> binds = {
