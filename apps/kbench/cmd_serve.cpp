@@ -79,6 +79,11 @@ void add_serve_command(CLI::App& app) {
                   "Bound of the kept baselines' drift check (default 0.02)")
       ->check(documented_range("--keep-reference-drift"))
       ->group("Execution");
+  cmd->add_option("--device-memory-gb", evaluator.device_memory_gb,
+                  "GiB per device the memory ledger shares out among the workers (default 95% of each GPU's; "
+                  "docs/memory.md#admission)")
+      ->check(documented_range("--device-memory-gb"))
+      ->group("Execution");
   cmd->add_option("--timeout", evaluator.timeout_s, "Seconds per evaluation before its worker is killed (overrides the suite)")
       ->check(documented_range("--timeout"))
       ->group("Execution");

@@ -43,17 +43,31 @@ HOSTILE = [
 ]
 
 
+# Candidates refused from their source alone (lib/worker/source_verdict.hpp): `--bad-source` makes
+# a batch of only these, per problem, to show what they cost (a worker that never imports torch).
+BAD_SOURCE = [
+    ("tests/hostile/syntax_error.py", "compile_error"),
+    ("tests/hostile/no_model_new.py", "compile_error"),
+    ("tests/hostile/forbidden_import.py", "rejected"),
+]
+
+
+KINDS = ("honest", "slow", "wrong", "hostile", "bad_source")
+
+
 def expected_status(name: str) -> str:
     """Own candidates say what they are in their file name: honest_* and slow_* are correct (a
     slow one is ok, merely slower), wrong_* must be a mismatch."""
     return "mismatch" if name.startswith("wrong_") else "ok"
 
 
-def build_batch(problems, hostile_count, cpu):
-    """[(problem, path, kind, expected)], problem by problem: own candidates, then hostile ones.
-    On the CPU the multi-config @triton.autotune files are left out: Triton's interpreter has no
-    benchmarker to choose a config with (tests/honest/README.md)."""
+def build_batch(problems, hostile_count, cpu, bad_source=False):
+    """[(problem, path, kind, expected)], problem by problem: own candidates, then hostile ones
+    (bad_source: the BAD_SOURCE files only). On the CPU the multi-config @triton.autotune files are
+    left out: Triton's interpreter has no benchmarker to choose a config with (tests/honest/README.md)."""
     batch = []
+    if bad_source:
+        return [(problem, ROOT / rel, "bad_source", status) for problem in problems for rel, status in BAD_SOURCE]
     for problem in problems:
         for path in sorted((HERE / "candidates" / problem).glob("*.py")):
             if cpu and "autotune" in path.name:
@@ -183,6 +197,8 @@ def main() -> int:
     parser.add_argument("--run-budget-s", type=float, default=None,
                         help="stop `kbench run` after this long (its rate is over what finished)")
     parser.add_argument("--skip-run", action="store_true", help="only the Evaluator")
+    parser.add_argument("--bad-source", action="store_true",
+                        help="a batch of only the BAD_SOURCE files (syntax error, no ModelNew, forbidden import)")
     parser.add_argument("--eager-only", action="store_true",
                         help="both sides without the Inductor baseline (CPU: it is most of the time)")
     args = parser.parse_args()
@@ -190,8 +206,8 @@ def main() -> int:
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     args.out_dir = out
-    batch = build_batch(suite_problems()[: args.problems], args.hostile, args.device == "cpu")
-    kinds = {k: sum(1 for b in batch if b[2] == k) for k in ("honest", "slow", "wrong", "hostile")}
+    batch = build_batch(suite_problems()[: args.problems], args.hostile, args.device == "cpu", args.bad_source)
+    kinds = {k: sum(1 for b in batch if b[2] == k) for k in KINDS if any(b[2] == k for b in batch)}
     print(f"batch: {len(batch)} candidates over {args.problems} problems ({json.dumps(kinds)})", flush=True)
 
     suite = derived_suite(out, "evaluator-suite", args.eager_only) if args.eager_only else SUITE
@@ -220,10 +236,10 @@ def main() -> int:
     print("  time split, summed (s): " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(sums.items())))
     print("  worker phases, summed (s): " + ", ".join(
         f"{k} {v:.1f}" for k, v in sorted(phases.items(), key=lambda kv: -kv[1])))
-    for kind in ("honest", "slow", "wrong", "hostile"):
+    for kind in KINDS:
         kw = [x["worker_wall_s"] for x in rows if x["kind"] == kind and x["worker_wall_s"] is not None]
         if kw:
-            print(f"  {kind:8} worker wall: median {statistics.median(kw):.2f} s over {len(kw)}")
+            print(f"  {kind:10} worker wall: median {statistics.median(kw):.2f} s, max {max(kw):.2f} s over {len(kw)}")
     ok_rows = [x for x in rows if x["status"] == "ok"]
     if ok_rows:
         conv = sum(1 for x in ok_rows if x["converged"])

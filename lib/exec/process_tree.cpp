@@ -79,6 +79,17 @@ std::uint64_t pss_bytes(pid_t pid) {
 
 }  // namespace
 
+std::vector<pid_t> live_descendants(pid_t root) {
+  std::multimap<pid_t, pid_t> children;
+  for (const auto& p : all_processes()) children.emplace(p.ppid, p.pid);
+  std::vector<pid_t> out = {root};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto [begin, end] = children.equal_range(out[i]);
+    for (auto it = begin; it != end; ++it) out.push_back(it->second);
+  }
+  return out;
+}
+
 std::vector<pid_t> ProcessTree::pids() const {
   std::vector<pid_t> pids = {root_};
   for (const auto& [pid, start] : tracked_)

@@ -42,6 +42,10 @@ class ProcessTree {
   std::map<pid_t, unsigned long long> tracked_;  // pid -> start time (guards against pid reuse)
 };
 
+// `root` and every live process below it by the parent links of /proc now (no memory read: cheap
+// enough for the timing witness's window).
+std::vector<pid_t> live_descendants(pid_t root);
+
 // Makes the calling process a child subreaper and non-dumpable (its /proc/<pid>/environ and
 // memory unreadable to same-uid processes); idempotent. The controller calls it before the first
 // worker starts.

@@ -19,6 +19,9 @@ namespace kbench {
 struct WitnessWindow {
   double wall_s = 0;   // from sending the seeds to reading `witness-end`
   std::string digest;  // announced with `witness-end`
+  // Of wall_s, what other work on a loaded host took from the worker's tree (tree_schedule.hpp);
+  // 0 where it cannot be told apart from the tree's own (no PID namespace: orphans leave it).
+  double host_wait_s = 0;
 };
 
 struct WitnessRule {
@@ -29,11 +32,11 @@ struct WitnessRule {
   double margin_s = 0.05;
 };
 
-// The window allows calls * factor * median(samples) + 2 * overhead_s + margin_s, where
-// `overhead_s` is the rest of the window's work (building the inputs, copying and hashing the
-// outputs) as the reference worker measured it on the same inputs. nullopt when the window is
-// within that; otherwise the evidence, one line.
+// The window, less `host_wait_s` (WitnessWindow), allows calls * factor * median(samples) +
+// 2 * overhead_s + margin_s, where `overhead_s` is the rest of the window's work (building the
+// inputs, copying and hashing the outputs) as the reference worker measured it on the same
+// inputs. nullopt when the window is within that; otherwise the evidence, one line.
 std::optional<std::string> witness_refusal(const std::vector<double>& samples_ms, int calls, double wall_s,
-                                           double overhead_s, const WitnessRule& rule = {});
+                                           double overhead_s, const WitnessRule& rule = {}, double host_wait_s = 0);
 
 }  // namespace kbench

@@ -22,6 +22,7 @@
 #include "exec/output_capture.hpp"
 #include "exec/process_tree.hpp"
 #include "exec/result_channel.hpp"
+#include "exec/tree_schedule.hpp"
 
 namespace kbench {
 namespace {
@@ -274,6 +275,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   };
   std::optional<Clock::time_point> run_phase_since, build_since, witness_since;
+  TreeSchedule witness_schedule;
   Clock::duration built{};
   PhaseReader phases;
   auto next_scan = started, next_precise = started, last_poll = started;
@@ -293,6 +295,10 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
         built += now - *build_since;
         build_since.reset();
       } else if (phase == kWitnessReadyPhase && witness_fd >= 0) {
+        // Only inside a PID namespace does the tree keep every process the candidate starts
+        // (orphans go to its init, not to this subreaper), so only there is the host's share of
+        // the window told apart from the tree's own work (tree_schedule.hpp).
+        if (sandbox.uses_pid_namespace()) witness_schedule = sample_tree_schedule(pid);
         // The clock starts as the seeds leave: nothing of the window's work can start earlier.
         witness_since = Clock::now();
         (void)write_all(witness_fd, launch.witness_seeds + "\n");
@@ -305,6 +311,9 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
       } else if (phase.rfind(kWitnessEndPrefix, 0) == 0 && witness_since && !outcome.witness) {
         outcome.witness = WitnessWindow{std::chrono::duration<double>(now - *witness_since).count(),
                                         phase.substr(kWitnessEndPrefix.size())};
+        if (witness_schedule.ok)
+          outcome.witness->host_wait_s =
+              host_wait_s(witness_schedule, sample_tree_schedule(pid), outcome.witness->wall_s);
       }
     }
   };

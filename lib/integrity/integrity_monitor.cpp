@@ -81,21 +81,28 @@ void IntegrityMonitor::before_import(const std::vector<Trial>& trials, long long
     natives_ = NativeBaseline::capture();
 }
 
+std::optional<Verdict> IntegrityMonitor::static_rejection(const Job& job, const StaticAnalysis& analysis) {
+  if (enabled_for(job, "forbidden_api") && !analysis.violations.empty()) {
+    const auto& v = analysis.violations.front();
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& f : analysis.violations)
+      all.push_back({{"check", f.check}, {"evidence", f.evidence}, {"line", f.line}});
+    return rejection("forbidden_api", fmt::format("line {}: {}", v.line, v.evidence), {{"violations", all}});
+  }
+  if (job.settings.require_custom_kernel && enabled_for(job, "no_custom_kernel") && analysis.reachable_kernels.empty())
+    return rejection("no_custom_kernel",
+                     analysis.defined_kernels.empty()
+                         ? "the candidate defines no @triton.jit or load_inline kernel"
+                         : fmt::format("no kernel is reachable from ModelNew.forward (defined: {})",
+                                       first_names(analysis.defined_kernels)));
+  return std::nullopt;
+}
+
 void IntegrityMonitor::after_import(const std::string& problem_code_file) {
   CostScope cost(*this);
-  if (enabled("forbidden_api") && !static_.violations.empty()) {
-    const auto& v = static_.violations.front();
-    nlohmann::json all = nlohmann::json::array();
-    for (const auto& f : static_.violations)
-      all.push_back({{"check", f.check}, {"evidence", f.evidence}, {"line", f.line}});
-    throw rejection("forbidden_api", fmt::format("line {}: {}", v.line, v.evidence), {{"violations", all}});
-  }
-  if (job_.settings.require_custom_kernel && enabled("no_custom_kernel") && static_.reachable_kernels.empty())
-    throw rejection("no_custom_kernel",
-                    static_.defined_kernels.empty()
-                        ? "the candidate defines no @triton.jit or load_inline kernel"
-                        : fmt::format("no kernel is reachable from ModelNew.forward (defined: {})",
-                                      first_names(static_.defined_kernels)));
+  // Decided before torch was imported already (worker/source_verdict.hpp); asked again from the
+  // same parsed analysis, so a worker that skipped that step cannot skip the rule.
+  if (auto rejected = static_rejection(job_, static_)) throw *rejected;
   check_interpreter("after the candidate's import");
   if (enabled("reference_called") || enabled("custom_kernel_not_launched"))
     tracer_ = std::make_unique<CallTracer>(problem_code_file, job_.candidate_file.string(), natives_);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "integrity/static_analysis.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/trial.hpp"
+#include "worker/verdict.hpp"
 
 namespace kbench {
 
@@ -31,6 +33,9 @@ class IntegrityMonitor {
   [[nodiscard]] bool enabled(const char* check) const { return enabled_for(job_, check); }
   // The same without a monitor (which holds Python objects): for processes without Python.
   static bool enabled_for(const Job& job, const char* check);
+  // The rejections the static analysis decides alone, in this order: forbidden_api, then
+  // no_custom_kernel (require_custom_kernel); nullopt when neither applies. Needs no torch.
+  static std::optional<Verdict> static_rejection(const Job& job, const StaticAnalysis& analysis);
 
   // Reference outputs exist; the candidate does not yet. Poisons recycled allocator blocks of
   // the outputs' sizes (at most `sweep_bytes` at once; 0: no bound), runs the static analysis

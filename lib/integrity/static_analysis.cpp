@@ -67,6 +67,7 @@ StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_f
   for (auto n : result["native_code"])
     analysis.native_code.push_back({"native_code", n["what"].cast<std::string>(), n["line"].cast<int>()});
   analysis.syntax_error = result["syntax_error"].cast<std::string>();
+  analysis.model_new_missing = result["model_new_missing"].cast<bool>();
   last.emplace(source, analysis);
   return analysis;
 }

@@ -22,17 +22,20 @@ struct StaticAnalysis {
   // Set when the file does not parse ("line N: SyntaxError: ..."); everything else is then
   // empty. Not a finding: importing the candidate reports it as a compile error.
   std::string syntax_error;
+  // True only when the file breaks no rule and no statement of it can bind `ModelNew` (nor a
+  // module `__getattr__` answer for it): its import, if it succeeds, defines no ModelNew.
+  bool model_new_missing = false;
 };
 
 // Needs the embedded interpreter running (start_python()). Throws InputError when the file
-// cannot be read. The last file's analysis is kept: a worker asks twice (placement, then the
-// checks) and the file is parsed once, unless its bytes changed.
+// cannot be read. The last file's analysis is kept: a worker asks up to three times (its source's
+// verdict, placement, the checks) and the file is parsed once, unless its bytes changed.
 StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_file);
 
 // Why the candidate may run machine code or reach its process's memory below Python, or ""
-// when it cannot: a load_inline / cpp_extension use, or any policy violation (the policy
-// rejects only after the import, and ctypes, /proc/self/mem or a computed import run at
-// import time). Such a candidate is placed apart from the expected values
+// when it cannot: a load_inline / cpp_extension use, or any policy violation (where
+// forbidden_api is off; where it is on, the violation is rejected before torch is imported,
+// worker/source_verdict.hpp; ctypes, /proc/self/mem or a computed import run at import time). Such a candidate is placed apart from the expected values
 // (docs/threat-model.md#native-candidates-commit-then-reveal). The one detector of native code.
 std::string native_code_reason(const StaticAnalysis& analysis);
 

@@ -663,10 +663,28 @@ def _native_code(module):
     return [{"line": line, "what": what} for line, what in sorted(uses)]
 
 
+# Any statement that can bind a module attribute named ModelNew spells the name (identifiers are
+# NFKC-normalised by the parser, so a look-alike spelling is seen too), and a module-level
+# __getattr__ (PEP 562) can answer for it. Only obfuscated names (getattr/setattr/globals with a
+# computed string, exec) escape this test, and each of them is a policy violation: a file with
+# any violation is left to its import (which may also exit or raise first, exit_on_import.py).
+_MODEL_NEW_SPELLINGS = ("ModelNew", "__getattr__")
+
+
+def _model_new_missing(tree):
+    """True when no statement of the module can bind ModelNew: the import cannot define it."""
+    for node in ast.walk(tree):
+        for _, value in ast.iter_fields(node):
+            values = value if isinstance(value, list) else [value]
+            if any(isinstance(v, str) and any(s in v for s in _MODEL_NEW_SPELLINGS) for v in values):
+                return False
+    return True
+
+
 def analyze(source):
     """The analysis of one candidate's source (bytes). Never runs it."""
     result = {"syntax_error": "", "violations": [], "defined_kernels": [],
-              "reachable_kernels": [], "native_code": []}
+              "reachable_kernels": [], "native_code": [], "model_new_missing": False}
     try:
         text = importlib.util.decode_source(source)
         with warnings.catch_warnings():
@@ -682,6 +700,7 @@ def analyze(source):
     try:
         module = _Module(tree, text)
         result["violations"] = _Policy(module).run()
+        result["model_new_missing"] = not result["violations"] and _model_new_missing(tree)
         kernels = _Kernels(module)
         result["defined_kernels"] = kernels.defined()
         result["reachable_kernels"] = kernels.reachable()

@@ -21,6 +21,7 @@
 #include "run/suite_runner.hpp"
 #include "run/turn_feedback.hpp"
 #include "run/work_dir.hpp"
+#include "suite/number_range.hpp"
 #include "service/candidate_store.hpp"
 
 namespace kbench {
@@ -264,6 +265,8 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   options.keep_reference = s.config.keep_reference;
   options.keep_reference_drift = s.config.keep_reference_drift;
   options.timeout_s = s.config.timeout_s;
+  if (s.config.device_memory_gb) check_number(*s.config.device_memory_gb, "--device-memory-gb", "device_memory_gb: ");
+  options.device_memory_gb = s.config.device_memory_gb;
   if (options.jobs && *options.jobs < 1) throw InputError(fmt::format("workers = {}: must be >= 1", *options.jobs));
   s.suite = load_run_suite(options);
   if (s.suite.problems.empty()) throw InputError(fmt::format("{}: the suite has no problems", s.suite.file.string()));

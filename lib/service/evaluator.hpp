@@ -51,6 +51,9 @@ struct EvaluatorConfig {
   std::optional<std::string> keep_reference;
   std::optional<double> keep_reference_drift;
   std::optional<double> timeout_s;           // overrides every problem's timeout_s
+  // GiB the admission ledger shares out among each device's workers, as `kbench run
+  // --device-memory-gb` (docs/memory.md#admission); default 95% of each GPU's, the CPU unbounded.
+  std::optional<double> device_memory_gb;
   std::optional<std::filesystem::path> work_dir;  // default: a temporary folder, removed by drain()
   std::size_t max_queued = 256;              // waiting requests before submit refuses
   // Finished evaluations kept for lookup by id (each holds its result with raw samples, some

@@ -15,6 +15,7 @@
 #include "worker/phase_clock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/python_runtime.hpp"
+#include "worker/source_verdict.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/trial_judgement.hpp"
 
@@ -161,28 +162,12 @@ void CandidateUnit::load_candidate() {
   try {
     candidate_module_ = import_file(job_.candidate_file, "kbench_candidate");
   } catch (const py::error_already_set& e) {
-    nlohmann::json diagnostics = {{"traceback", describe_python_error(e)}};
-    std::string where;
-    // A SyntaxError (or IndentationError) names the line the author must fix: say it up front.
-    if (e.matches(PyExc_SyntaxError)) {
-      py::object value = e.value();
-      py::object file = py::getattr(value, "filename", py::none());
-      py::object line = py::getattr(value, "lineno", py::none());
-      py::object what = py::getattr(value, "msg", py::none());
-      const std::string file_text = file.is_none() ? job_.candidate_file.string() : py::str(file).cast<std::string>();
-      where = fmt::format(" at {}", file_text);
-      diagnostics["file"] = file_text;
-      if (!line.is_none()) {
-        where += fmt::format(":{}", py::str(line).cast<std::string>());
-        diagnostics["line"] = line.cast<long long>();
-      }
-      if (!what.is_none()) where += fmt::format(": {}", py::str(what).cast<std::string>());
-    }
-    throw Verdict{Status::compile_error, fmt::format("the candidate failed to import: {}{}", python_error_type(e), where),
-                  diagnostics};
+    // Found before torch was imported as a rule (source_verdict.hpp); here if the file changed.
+    if (e.matches(PyExc_SyntaxError)) throw syntax_error_verdict(e, job_.candidate_file);
+    throw Verdict{Status::compile_error, fmt::format("the candidate failed to import: {}", python_error_type(e)),
+                  {{"traceback", describe_python_error(e)}}};
   }
-  if (!py::hasattr(candidate_module_, "ModelNew"))
-    throw Verdict{Status::compile_error, "the candidate defines no `ModelNew` class"};
+  if (!py::hasattr(candidate_module_, "ModelNew")) throw no_model_new_verdict();
 }
 
 // Same seed and init args as the reference; when parameter names and shapes agree, the

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <random>
 
 #include "core/hmac_sha256.hpp"
@@ -271,7 +271,10 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
 // source, so no other process can build them before the controller sends them, and their
 // expected outputs. As many as fit a small budget (2 to 16): the more calls, the finer the
 // bound. witness_overhead_s is the window's work that is not calls (inputs built, outputs
-// copied from the device and hashed), measured here on the same sizes.
+// copied from the device and hashed), measured here on the same sizes. On the CPU as this
+// process's CPU time: the window is judged there by the work done in it (the host's wait for a
+// CPU is credited, exec/tree_schedule.hpp), and a loaded host would stretch a wall-time figure
+// into allowance a forger's calls could hide in. On CUDA the copies wait on the device: wall time.
 void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
   CostScope cost(integrity_);
   const Trial& first = work.trials.front();
@@ -284,29 +287,34 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
   const at::Device device(to_string(context_.job.device));
   const bool poison = integrity_.enabled("stale_memory");
   std::random_device random;
-  using Clock = std::chrono::steady_clock;
-  Clock::duration overhead{};
+  const clockid_t clock = context_.job.device.is_cuda() ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID;
+  const auto seconds_now = [clock] {
+    timespec t{};
+    clock_gettime(clock, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+  };
+  double overhead_s = 0;
   try {
     for (std::size_t i = 0; i < count; ++i) {
       const int seed = 1'000'000 + int(random() % 1'000'000'000u);
-      const auto built = Clock::now();
+      const double built = seconds_now();
       py::list inputs = context_.builder->build_inputs(seed);
-      overhead += Clock::now() - built;
+      overhead_s += seconds_now() - built;
       work.witness_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model, inputs, poison));
       work.witness_sets.back().model_seed = first.seed;
-      const auto copied = Clock::now();
+      const double copied = seconds_now();
       for (const auto& expected : work.witness_sets.back().expected) {
         const at::Tensor back = expected.to(device).to(at::kCPU).contiguous();
         (void)sha256(std::string_view(static_cast<const char*>(back.data_ptr()), back.nbytes()));
       }
-      overhead += Clock::now() - copied;
+      overhead_s += seconds_now() - copied;
     }
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error, "building the timing witness's input sets failed",
                   {{"traceback", describe_python_error(e)}}};
   }
   work.witness_count = count;
-  work.witness_overhead_s = std::chrono::duration<double>(overhead).count();
+  work.witness_overhead_s = overhead_s;
 }
 
 // Baselines are compiled and measured before the candidate exists in this process: failing

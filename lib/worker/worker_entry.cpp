@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 
 #include "core/hmac_sha256.hpp"
@@ -26,6 +27,7 @@
 #include "worker/phase_clock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/problem_validation.hpp"
+#include "worker/source_verdict.hpp"
 #include "worker/python_runtime.hpp"
 
 namespace kbench {
@@ -75,16 +77,26 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Python start and the heavy imports, timed apart from the evaluation: that split is how the
-// controller tells harness overhead from compile and device work (docs/architecture.md).
-void start_python_with_imports() {
-  start_python();
+// The heavy imports, timed apart from the evaluation: that split is how the controller tells
+// harness overhead from compile and device work (docs/architecture.md).
+void import_torch_and_triton() {
   pybind11::module_::import("torch");
   try {
     pybind11::module_::import("triton");
   } catch (const pybind11::error_already_set&) {
     // Triton is optional for torch-only candidates; the evaluation reports what is missing.
   }
+}
+
+void start_python_with_imports() {
+  start_python();
+  import_torch_and_triton();
+}
+
+// Whether this worker evaluates the job's candidate, so that its source may decide the job
+// before torch is imported: not the trusted baseline measurement nor a reference-only worker.
+bool evaluates_candidate(const UnitPlacement& placement) {
+  return !placement.reference_baselines && placement.reference_out.empty();
 }
 
 // Binds the channel to this process: close-on-exec so programs the candidate starts do not
@@ -184,16 +196,31 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   result.job = job;
   const auto started = std::chrono::steady_clock::now();
   std::string startup_error;
+  // Decided by the source alone (source_verdict.hpp): no torch, no problem, no reference work,
+  // and for a native candidate no second and third process. A pre-started worker decides it
+  // before its hold, so its release only delivers.
+  std::optional<JobResult> decided;
+  double source_checks_s = 0;
   try {
-    start_python_with_imports();
-    // Only where the kernel-share check will profile in this process (candidate_unit.cpp).
-    if (job.device.is_cuda() && job.settings.require_custom_kernel && !placement.reference_baselines &&
-        IntegrityMonitor::enabled_for(job, "custom_kernel_share"))
-      warm_up_kernel_profiler(job.device.index.value_or(0));
+    start_python();
+    if (evaluates_candidate(placement)) {
+      const auto checking = std::chrono::steady_clock::now();
+      PhaseClock::instance().enter("source_checks");
+      decided = source_verdict(job);
+      PhaseClock::instance().finish();
+      source_checks_s = seconds_since(checking);
+    }
+    if (!decided) {
+      import_torch_and_triton();
+      // Only where the kernel-share check will profile in this process (candidate_unit.cpp).
+      if (job.device.is_cuda() && job.settings.require_custom_kernel && !placement.reference_baselines &&
+          IntegrityMonitor::enabled_for(job, "custom_kernel_share"))
+        warm_up_kernel_profiler(job.device.index.value_or(0));
+    }
   } catch (const std::exception& e) {
     startup_error = e.what();
   }
-  const double startup_s = seconds_since(started);
+  const double startup_s = seconds_since(started) - source_checks_s;
   // A pre-started worker waits here until the controller releases it by sending the key; no
   // candidate code has run yet (docs/architecture.md, pre-started workers).
   const auto holding = std::chrono::steady_clock::now();
@@ -205,8 +232,11 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
     if (!startup_error.empty()) throw std::runtime_error(startup_error);
     if (!placement.reference_out.empty())
       deliver(write_reference_work(job, placement.reference_out, false, placement.short_baselines));
-    message = placement.reference_baselines ? worker_message(measure_reference_baselines(job))
-                                            : evaluate_placed(job, placement);
+    if (decided)
+      message = worker_message(*decided);
+    else
+      message = placement.reference_baselines ? worker_message(measure_reference_baselines(job))
+                                              : evaluate_placed(job, placement);
   } catch (const std::exception& e) {
     // Reached only for faults outside the candidate's reach (environment, kbench bugs).
     result.status = Status::problem_error;

@@ -138,6 +138,17 @@ def test_bad_configuration_is_a_value_error(tmp_path):
         kbench.Evaluator(DATA / "suites" / "faults.yaml", devices="cpu", reward="nope")
 
 
+def test_device_memory_gb_caps_what_the_ledger_shares_out(tmp_path, ok_source):
+    with pytest.raises(ValueError, match="device_memory_gb"):
+        kbench.Evaluator(DATA / "suites" / "quick.yaml", devices="cpu", device_memory_gb=-1)
+    # On the CPU the cap bounds the workers as on a GPU: it is each plan's device budget.
+    ev = kbench.Evaluator(DATA / "suites" / "quick.yaml", devices="cpu", work_dir=tmp_path / "w", device_memory_gb=0.5)
+    r = ev.evaluate("add_one_a", ok_source)
+    ev.close()
+    assert r.status == "ok"
+    assert r.to_dict()["result"]["memory"]["plan"]["plan"]["budget_bytes"] == 2 ** 29
+
+
 def test_a_closed_evaluator_refuses(tmp_path, ok_source):
     ev = kbench.Evaluator(DATA / "suites" / "quick.yaml", devices="cpu", work_dir=tmp_path / "w")
     r = ev.evaluate("add_one_a", ok_source)

@@ -104,10 +104,14 @@ TEST_CASE("the evaluator returns a result for every candidate, honest or hostile
   for (const auto& [name, seconds] : correct.time.phases_s.items()) phases += seconds.get<double>();
   CHECK(phases <= correct.time.worker_wall_s + 0.01);
   CHECK(phases > 0.5 * correct.time.worker_wall_s);  // most of the worker's time is accounted for
-  // A candidate that fails at import stops there: no timing phase.
+  // A candidate whose source does not compile is decided from it before torch is imported
+  // (worker/source_verdict.hpp): no reference, no import, no timing.
   const auto syntax = handles[4].get();
-  CHECK(syntax.time.phases_s.contains("candidate_import"));
-  CHECK_FALSE(syntax.time.phases_s.contains("timing"));
+  CHECK(syntax.time.phases_s.contains("source_checks"));
+  for (const char* phase : {"reference", "candidate_import", "timing"}) {
+    INFO(phase);
+    CHECK_FALSE(syntax.time.phases_s.contains(phase));
+  }
   CHECK(correct.feedback.find("correct") != std::string::npos);
   evaluator.drain();  // listeners have been called once the session is done
   CHECK(heard == int(cases.size()));

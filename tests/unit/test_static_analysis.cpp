@@ -273,6 +273,34 @@ TEST_CASE("analysis never runs the candidate; unparsable files give only syntax_
   check_honest_still_clean();
 }
 
+TEST_CASE("ModelNew is missing only when no statement of the file can bind it") {
+  // The worker refuses such a file before torch is imported (lib/worker/source_verdict.hpp), with
+  // the import's own compile_error: the test must never be true of a file whose import defines it.
+  CHECK(analyze("tests/hostile/no_model_new.py").model_new_missing);
+  CHECK_FALSE(analyze("tests/data/candidates/add_one_ok.py").model_new_missing);
+  CHECK_FALSE(analyze("tests/hostile/syntax_error.py").model_new_missing);  // the import reports it
+  // A file that breaks a rule is left to its import, which may exit or raise first.
+  CHECK_FALSE(analyze("tests/hostile/exit_on_import.py").model_new_missing);
+  test::TempDir dir;
+  const std::string head = "import torch.nn as nn\nclass Model(nn.Module):\n    pass\n";
+  const std::vector<std::string> binds = {
+      "ModelNew = Model\n",
+      "from torch.nn import Linear as ModelNew\n",
+      "import torch as ModelNew\n",
+      "for ModelNew in [Model]:\n    pass\n",
+      "def f():\n    global ModelNew\n    ModelNew = Model\nf()\n",
+      "(ModelNew := Model)\n",
+      "def __getattr__(name):\n    return Model\n",                // PEP 562 answers for any name
+      "setattr(nn, 'x', 1)\nname = 'ModelNew'\n",                 // a literal spelled anywhere
+      "\uff2dodelNew = Model\n",                                   // fullwidth M: NFKC-normalised
+  };
+  for (std::size_t i = 0; i < binds.size(); ++i) {
+    INFO(binds[i]);
+    CHECK_FALSE(analyze(dir.write("binds" + std::to_string(i) + ".py", head + binds[i])).model_new_missing);
+  }
+  CHECK(analyze(dir.write("none.py", head + "model_new = Model\n")).model_new_missing);
+}
+
 TEST_CASE("an unreadable candidate is bad input") {
   CHECK_THROWS_AS(analyze(test::kSourceDir / "tests/hostile/static/no_such_file.py"), InputError);
   CHECK_THROWS_AS(analyze(test::kSourceDir / "tests/hostile/static"), InputError);

@@ -1,7 +1,14 @@
 // The timing witness's bound (exec/timing_witness.hpp): honest samples and their noise pass,
 // samples that claim much less than the controller's window allows are refused.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "catch.hpp"
 #include "exec/timing_witness.hpp"
+#include "exec/tree_schedule.hpp"
 
 using namespace kbench;
 
@@ -30,4 +37,61 @@ TEST_CASE("samples that claim far less than the window are refused, with the num
   // The rule's factor and margin are the bound.
   CHECK(!witness_refusal({10.0}, 16, 0.2, 0.0, WitnessRule{1.25, 0.0}));
   CHECK(witness_refusal({10.0}, 16, 0.21, 0.0, WitnessRule{1.25, 0.0}));
+}
+
+TEST_CASE("on a loaded host the window's wait for a CPU is not counted against the calls") {
+  // test_run_honest's cumsum on the 2-core CI machine at load ~8: 16 calls of a 0.69 ms median
+  // took 0.112 s, refused against 0.083 s; most of it was waiting for a CPU.
+  CHECK(witness_refusal({0.69}, 16, 0.112, 0.0));
+  CHECK(!witness_refusal({0.69}, 16, 0.112, 0.0, {}, 0.06));
+  const auto refused = witness_refusal({0.03}, 16, 0.30, 0.0, {}, 0.10);
+  REQUIRE(refused);
+  CHECK(refused->find("took 0.3 s on the controller's clock (0.1 s of it waiting for a CPU other work held)") !=
+        std::string::npos);
+}
+
+TEST_CASE("the host's wait is what the tree's own CPU work cannot explain") {
+  TreeSchedule start{{10, 11}, 1.0, 2.0, true};
+  // One thread computing 30 ms of a 112 ms window, 80 ms waiting runnable: other work's.
+  TreeSchedule end{{10, 11}, 1.030, 2.080, true};
+  CHECK(host_wait_s(start, end, 0.112) == Approx(0.080));
+  // The tree's own threads computing in turn (or in parallel) make each other wait: the credit is
+  // at most the window less what they computed. native_clock_forgery's 16 x 9 ms of real work
+  // in a 0.3 s window stays at least 0.144 s, far over its 23 us claims.
+  end = {{10, 11}, 1.144, 2.250, true};
+  CHECK(host_wait_s(start, end, 0.30) == Approx(0.156));
+  CHECK(witness_refusal({0.023}, 16, 0.30, 0.0, {}, host_wait_s(start, end, 0.30)));
+  end = {{10, 11}, 1.400, 2.300, true};  // busier than the window: nothing owed
+  CHECK(host_wait_s(start, end, 0.30) == 0);
+  // A thread that came or went in the window: its CPU is not in the sums, so no credit.
+  end = {{10, 11, 12}, 1.030, 2.080, true};
+  CHECK(host_wait_s(start, end, 0.112) == 0);
+  end = {{10}, 1.030, 2.080, true};
+  CHECK(host_wait_s(start, end, 0.112) == 0);
+  end = {{10, 11}, 1.030, 2.080, false};
+  CHECK(host_wait_s(start, end, 0.112) == 0);
+}
+
+TEST_CASE("the tree's schedule is read from /proc") {
+  std::atomic<bool> stop{false};
+  std::thread busy([&] {
+    while (!stop) {
+    }
+  });
+  const TreeSchedule start = sample_tree_schedule(getpid());
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+  const TreeSchedule end = sample_tree_schedule(getpid());
+  stop = true;
+  busy.join();
+  REQUIRE(start.ok);
+  REQUIRE(end.ok);
+  CHECK(start.tasks.count(getpid()) == 1);
+  CHECK(start.tasks.size() >= 2);
+  CHECK(start.tasks == end.tasks);
+  // Two threads busy for 0.1 s: at least one CPU's worth of it was theirs, whatever the load.
+  CHECK(end.cpu_s - start.cpu_s > 0.05);
+  CHECK(end.wait_s >= start.wait_s);
+  CHECK(host_wait_s(start, end, 0.1) <= 0.1);
 }
