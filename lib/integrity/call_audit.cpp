@@ -152,7 +152,21 @@ void CallAudit::compare_taken(const std::string& variant, const Taken& taken,
     double& seconds;
     ~Elapsed() { seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
   } elapsed{start, seconds_};
-  const std::vector<at::Tensor> expected = reference();
+  std::vector<at::Tensor> expected;
+  try {
+    expected = reference();
+  } catch (Verdict& verdict) {
+    // A rejection found on the way (the reference's weights changed) names the call it was for.
+    if (verdict.status == Status::rejected && verdict.diagnostics.contains("integrity")) {
+      auto& integrity = verdict.diagnostics["integrity"];
+      integrity["call"] = taken.call.index;
+      integrity["warmup"] = taken.call.warmup;
+      integrity["input_set"] = taken.call.value_set;
+      if (taken.call.fresh_seed >= 0) integrity["fresh_seed"] = taken.call.fresh_seed;
+      verdict.message += fmt::format(" (before the reference ran for {})", describe_call(variant, taken.call));
+    }
+    throw;
+  }
   if (expected.size() != taken.outputs.size())
     throw std::runtime_error(fmt::format("the reference returned {} outputs on fresh values, {} before",
                                          expected.size(), taken.outputs.size()));

@@ -3,8 +3,10 @@
 // sample, outside the timed interval, every call's outputs are compared on random elements
 // (integrity/sampled_comparison.hpp) with the reference's outputs for the values that call was
 // given, then poisoned, so a buffer the candidate keeps and returns again reads NaN next time.
-// The expected outputs were computed before the candidate's import and live in pageable host
-// memory only: no kernel of the candidate's CUDA context can reach them (pinned memory could).
+// With fresh values (worker/fresh_inputs.hpp) the expected outputs of a call are computed only
+// after its output was sampled (`take`, then `compare_taken`). Without them, the timing sets'
+// expected outputs were computed before the candidate's import and live in pageable host memory
+// only: no kernel of the candidate's CUDA context can reach them (pinned memory could).
 // Baselines get the same work after every sample, which keeps A/A comparisons symmetric and
 // overwrites their outputs (correct values for the very inputs the candidate gets next); a
 // baseline's mismatch is only a note.

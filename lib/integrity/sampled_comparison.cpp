@@ -58,7 +58,9 @@ TakenSample take_sample(const at::Tensor& actual, int64_t samples) {
   TakenSample taken;
   taken.numel = actual.numel();
   if (taken.numel <= samples) {
-    taken.values = actual.detach().reshape(-1).to(at::kCPU);
+    // A copy even on the host: the output is poisoned after it is taken.
+    const at::Tensor flat = actual.detach().reshape(-1);
+    taken.values = flat.to(at::Device(at::kCPU), flat.scalar_type(), false, /*copy=*/true);
     return taken;
   }
   taken.indices = random_flat_indices(taken.numel, samples);

@@ -396,7 +396,7 @@ std::unique_ptr<FreshInputs> fresh_inputs(const ProblemContext& context, const R
     audit.note_fresh({{"used", false}, {"why", why}});
     return nullptr;
   }
-  audit.note_fresh({{"used", true}});
+  audit.note_fresh({{"used", true}, {"reference_inputs", fresh->pristine_source()}});
   return fresh;
 }
 
