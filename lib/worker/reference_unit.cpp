@@ -421,6 +421,10 @@ void prepare_timing(const ProblemContext& context, const ReferenceWork& work, co
   if (audit.commit || audit.compare || audit.poison) {
     handles.audit = std::make_unique<CallAudit>(std::move(expected), work.trials.front().structure, audit);
     if (audit.compare) handles.fresh = fresh_inputs(context, work, *handles.audit);
+    if (audit.commit)
+      handles.audit->note_fresh({{"used", false},
+                                 {"why", "blinded: no expected value may be computed in this process "
+                                         "(docs/threat-model.md, not stopped today)"}});
     // Fresh values refill a buffer before every call: what the reference wrote into it is gone.
     if (check_calls && work.timing_comparison_skipped && !handles.fresh)
       handles.audit->skip_comparison("the reference writes into its inputs: calls on one buffer see other values");
