@@ -210,13 +210,19 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         "clamp_affine_first_buffer": ("timed_call_check",), "clamp_affine_stream_query": ("timed_call_check",),
         "clamp_affine_watched/first_buffer_only.py": ("timed_call_check",),
         "clamp_affine_watched/cache_by_pointer.py": ("timed_call_check",),
-        "clamp_affine_watched/input_statistics_gate.py": ("timed_call_check",),
+        "clamp_affine_watched/input_statistics_gate.py": ("ok",),
+        "matmul_content/content_fingerprint_cache.py": ("ok",),
+        "matmul_content/content_sum_cache.py": ("ok",),
+        "matmul_content/gpu_content_cache_triton.py": ("ok",),
         "clamp_affine_watched/timing_cadence.py": ("timed_call_check",),
         "matmul_snapshot_expected": ("mismatch",), "matmul_snapshot_baseline": ("ok",),
         "clamp_affine_intermediate": ("mismatch",), "matmul_event_forgery": ("timing_witness",),
         "clamp_affine_sampled_indices": ("timed_call_check",),
         "clamp_affine_honest": ("ok",)}
-earns_nothing = {"matmul_snapshot_baseline"}  # ok, but no speedup: eager / candidate <= 1.1
+# ok, but no speedup: eager / candidate <= 1.1 (content caches: fresh values, the cache never hits)
+earns_nothing = {"matmul_snapshot_baseline", "clamp_affine_watched/input_statistics_gate.py",
+                 "matmul_content/content_fingerprint_cache.py", "matmul_content/content_sum_cache.py",
+                 "matmul_content/gpu_content_cache_triton.py"}
 problems = []
 for key, accepted in want.items():
     x = r.get(key) or r.get(by_problem.get(key, ""))
@@ -227,7 +233,8 @@ for key, accepted in want.items():
     per_call = audit.get("us_per_call")
     speedup = x.get("speedups", {}).get("eager", {}).get("value")
     print(f'{key:46} {x["status"]:9} {got or "":26} cost {x["diagnostics"].get("integrity_cost_s", 0):.3f} s'
-          f'  check {per_call or 0:.0f} us/call  speedup {speedup if speedup is not None else "-"}  {x["message"][:110]}')
+          f'  check {per_call or 0:.0f} us/call  fresh {audit.get("fresh_inputs", {}).get("used")}'
+          f'  speedup {speedup if speedup is not None else "-"}  {x["message"][:110]}')
     if key in ("clamp_affine_intermediate", "clamp_affine_sampled_indices", "matmul_event_forgery"):
         notes = x["diagnostics"].get("integrity_notes", {})
         print(f'    freed {notes.get("freed_memory_released")} isolation {x["diagnostics"].get("isolation")}')

@@ -17,8 +17,9 @@ namespace py = pybind11;
 
 namespace kbench {
 std::string describe_call(const std::string& variant, const CallRecord& call) {
-  return fmt::format("{} {} call {} (input set {})", variant, call.warmup ? "warm-up" : "timed", call.index,
-                     call.value_set);
+  const std::string values = call.fresh_seed >= 0 ? fmt::format("fresh values, seed {}", call.fresh_seed)
+                                                  : fmt::format("input set {}", call.value_set);
+  return fmt::format("{} {} call {} ({})", variant, call.warmup ? "warm-up" : "timed", call.index, values);
 }
 
 CallAudit::CallAudit(std::vector<std::vector<at::Tensor>> expected, std::string structure,
@@ -54,36 +55,141 @@ void CallAudit::audit(const std::string& variant, const CallRecord& call, const 
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     throw;
   }
-  if (settings_.poison) {
-    if (tensors.empty()) {
-      try {
-        tensors = flatten_outputs(output).tensors;
-      } catch (const std::invalid_argument&) {
-      }
-    }
-    for (const auto& t : tensors) {
-      bool shared = false;
-      for (const auto& k : keep) shared = shared || same_storage(t, k);
-      if (!shared) poison(t);
+  poison_outputs(output, tensors, keep);
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void CallAudit::poison_outputs(const py::object& output, std::vector<at::Tensor>& tensors,
+                               const std::vector<at::Tensor>& keep) const {
+  if (!settings_.poison) return;
+  if (tensors.empty()) {
+    try {
+      tensors = flatten_outputs(output).tensors;
+    } catch (const std::invalid_argument&) {
     }
   }
-  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& t : tensors) {
+    bool shared = false;
+    for (const auto& k : keep) shared = shared || same_storage(t, k);
+    if (!shared) poison(t);
+  }
+}
+
+void CallAudit::fail(const std::string& variant, const CallRecord& call, const std::string& what,
+                     nlohmann::json evidence) {
+  const std::string text = fmt::format("{} returned {}", describe_call(variant, call), what);
+  if (variant != settings_.judged) {
+    if (!notes_.contains("baseline_call_mismatch")) notes_["baseline_call_mismatch"][variant] = text;
+    return;
+  }
+  evidence["call"] = call.index;
+  evidence["warmup"] = call.warmup;
+  evidence["input_set"] = call.value_set;
+  if (call.fresh_seed >= 0) evidence["fresh_seed"] = call.fresh_seed;
+  throw rejection("timed_call_check", text, evidence);
+}
+
+CallAudit::Taken CallAudit::take(const std::string& variant, const CallRecord& call, const py::object& output,
+                                 const std::vector<at::Tensor>& keep) {
+  const auto start = std::chrono::steady_clock::now();
+  ++calls_seen_;
+  Taken taken{call, {}};
+  std::vector<at::Tensor> tensors;
+  const auto elapsed = [&] {
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  try {
+    // Structure, dtypes and shapes against set 0's expected outputs: fresh values have its layout.
+    if (settings_.compare) {
+      FlatOutputs flat;
+      bool comparable = true;
+      try {
+        flat = flatten_outputs(output);
+      } catch (const std::invalid_argument& e) {
+        comparable = false;
+        fail(variant, call, fmt::format("an output that is not tensors: {}", e.what()), {});
+      }
+      tensors = flat.tensors;
+      if (comparable && flat.structure != structure_) {
+        comparable = false;
+        fail(variant, call, fmt::format("output structure {}, {} expected", flat.structure, structure_), {});
+      }
+      const auto& layout = expected_.at(0);
+      for (std::size_t i = 0; comparable && i < layout.size(); ++i) {
+        const at::Tensor& t = flat.tensors[i];
+        if (t.scalar_type() != layout[i].scalar_type() || !t.sizes().equals(layout[i].sizes())) {
+          const auto s = compare_sampled(layout[i], t, settings_.samples, settings_.tolerance);
+          comparable = false;
+          fail(variant, call, fmt::format("wrong values in output {}: {}", i, s.result.reason), {{"output_index", i}});
+          break;
+        }
+        try {
+          taken.outputs.push_back(take_sample(t, settings_.samples));
+        } catch (const std::exception& e) {
+          comparable = false;
+          fail(variant, call, fmt::format("output {} that cannot be compared", i),
+               {{"output_index", i}, {"error", std::string(e.what()).substr(0, 1000)}});
+        }
+      }
+      if (comparable) ++calls_checked_[variant];
+      else taken.outputs.clear();  // a baseline's mismatch was noted: nothing left to compare
+    }
+  } catch (...) {
+    elapsed();
+    throw;
+  }
+  poison_outputs(output, tensors, keep);
+  elapsed();
+  return taken;
+}
+
+void CallAudit::compare_taken(const std::string& variant, const Taken& taken,
+                              const std::function<std::vector<at::Tensor>()>& reference) {
+  if (!settings_.compare || taken.outputs.empty()) return;
+  const auto start = std::chrono::steady_clock::now();
+  struct Elapsed {
+    const std::chrono::steady_clock::time_point start;
+    double& seconds;
+    ~Elapsed() { seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  } elapsed{start, seconds_};
+  std::vector<at::Tensor> expected;
+  try {
+    expected = reference();
+  } catch (Verdict& verdict) {
+    // A rejection found on the way (the reference's weights changed) names the call it was for.
+    if (verdict.status == Status::rejected && verdict.diagnostics.contains("integrity")) {
+      auto& integrity = verdict.diagnostics["integrity"];
+      integrity["call"] = taken.call.index;
+      integrity["warmup"] = taken.call.warmup;
+      integrity["input_set"] = taken.call.value_set;
+      if (taken.call.fresh_seed >= 0) integrity["fresh_seed"] = taken.call.fresh_seed;
+      verdict.message += fmt::format(" (before the reference ran for {})", describe_call(variant, taken.call));
+    }
+    throw;
+  }
+  if (expected.size() != taken.outputs.size())
+    throw std::runtime_error(fmt::format("the reference returned {} outputs on fresh values, {} before",
+                                         expected.size(), taken.outputs.size()));
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const SampledComparison s = kbench::compare_taken(expected[i], taken.outputs[i], settings_.tolerance);
+    if (s.result.ok) continue;
+    nlohmann::json evidence = {{"output_index", i}, {"elements_checked", s.elements_compared},
+                               {"mismatched_elements", s.bad_count}};
+    if (s.bad_flat_index >= 0) {
+      evidence["element_index"] = s.bad_flat_index;
+      evidence["expected"] = s.expected_value;
+      evidence["actual"] = s.actual_value;
+    }
+    return fail(variant, taken.call, fmt::format("wrong values in output {}: {}", i, s.result.reason), evidence);
+  }
 }
 
 void CallAudit::check(const std::string& variant, const CallRecord& call, const py::object& output,
                       std::vector<at::Tensor>& tensors) {
   if (!settings_.compare && !settings_.commit) return;
   const bool judged = variant == settings_.judged;
-  auto fail = [&](const std::string& what, nlohmann::json evidence) {
-    const std::string text = fmt::format("{} returned {}", describe_call(variant, call), what);
-    if (!judged) {
-      if (!notes_.contains("baseline_call_mismatch")) notes_["baseline_call_mismatch"][variant] = text;
-      return;
-    }
-    evidence["call"] = call.index;
-    evidence["warmup"] = call.warmup;
-    evidence["input_set"] = call.value_set;
-    throw rejection("timed_call_check", text, evidence);
+  const auto fail = [&](const std::string& what, nlohmann::json evidence) {
+    this->fail(variant, call, what, std::move(evidence));
   };
   FlatOutputs flat;
   try {

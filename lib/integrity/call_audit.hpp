@@ -3,8 +3,10 @@
 // sample, outside the timed interval, every call's outputs are compared on random elements
 // (integrity/sampled_comparison.hpp) with the reference's outputs for the values that call was
 // given, then poisoned, so a buffer the candidate keeps and returns again reads NaN next time.
-// The expected outputs were computed before the candidate's import and live in pageable host
-// memory only: no kernel of the candidate's CUDA context can reach them (pinned memory could).
+// With fresh values (worker/fresh_inputs.hpp) the expected outputs of a call are computed only
+// after its output was sampled (`take`, then `compare_taken`). Without them, the timing sets'
+// expected outputs were computed before the candidate's import and live in pageable host memory
+// only: no kernel of the candidate's CUDA context can reach them (pinned memory could).
 // Baselines get the same work after every sample, which keeps A/A comparisons symmetric and
 // overwrites their outputs (correct values for the very inputs the candidate gets next); a
 // baseline's mismatch is only a note.
@@ -13,11 +15,13 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "integrity/output_opening.hpp"
+#include "integrity/sampled_comparison.hpp"
 #include "model/tolerance.hpp"
 
 namespace kbench {
@@ -40,11 +44,13 @@ struct CallAuditSettings {
 
 struct CallRecord {
   long long index = 0;  // the variant's calls in this measurement, warm-up included, from 0
-  int value_set = 0;    // which timing input set's values the call's buffers held
+  int value_set = 0;    // which timing input set's values the call's buffers held (fresh: which buffer)
   bool warmup = false;
+  long long fresh_seed = -1;  // fresh values (worker/fresh_inputs.hpp): the seed they were built from
 };
 
-// "candidate timed call 12 (input set 1)": how a rejection names the call.
+// "candidate timed call 12 (input set 1)", "... (fresh values, seed 1234)": how a rejection
+// names the call.
 std::string describe_call(const std::string& variant, const CallRecord& call);
 
 // One judged call, committed instead of compared (CallAuditSettings::commit): its outputs'
@@ -79,6 +85,23 @@ class CallAudit {
   // except memory it shares with `keep` (the variant's input buffers, the model's weights).
   void audit(const std::string& variant, const CallRecord& call, const pybind11::object& output,
              const std::vector<at::Tensor>& keep);
+  // Fresh values (worker/fresh_inputs.hpp), in two steps so that nothing expected exists while
+  // the candidate's output may still change: `take` checks the output's structure, dtypes and
+  // shapes, copies its sampled elements to the host and poisons it (as `audit`); the device
+  // must be synchronised before. `compare_taken` then judges them against `reference()`, the
+  // reference's outputs for that call's values, computed by the caller only now.
+  struct Taken {
+    CallRecord call;
+    std::vector<TakenSample> outputs;
+  };
+  Taken take(const std::string& variant, const CallRecord& call, const pybind11::object& output,
+             const std::vector<at::Tensor>& keep);
+  void compare_taken(const std::string& variant, const Taken& taken,
+                     const std::function<std::vector<at::Tensor>()>& reference);
+  // Seconds spent on the audit's behalf elsewhere (fresh values built, reference calls).
+  void add_seconds(double seconds) { seconds_ += seconds; }
+  void note_fresh(const nlohmann::json& note) { notes_["fresh_inputs"] = note; }
+
   // After every sample's audits (commit mode): the digest of the sample's committed roots goes
   // out, the seed comes back, the revealed leaves are opened. Throws a `commitment` rejection
   // when the controller's channel fails.
@@ -95,6 +118,10 @@ class CallAudit {
  private:
   void check(const std::string& variant, const CallRecord& call, const pybind11::object& output,
              std::vector<at::Tensor>& tensors);
+  void poison_outputs(const pybind11::object& output, std::vector<at::Tensor>& tensors,
+                      const std::vector<at::Tensor>& keep) const;
+  // A failed check: a rejection for the judged variant, a note for a baseline.
+  void fail(const std::string& variant, const CallRecord& call, const std::string& what, nlohmann::json evidence);
 
   std::vector<std::vector<at::Tensor>> expected_;
   std::string structure_;

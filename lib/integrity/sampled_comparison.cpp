@@ -54,33 +54,35 @@ bool all_match(const at::Tensor& want, const at::Tensor& got, const Tolerance& t
 
 }  // namespace
 
-SampledComparison compare_sampled(const at::Tensor& expected, const at::Tensor& actual, int64_t samples,
-                                  const Tolerance& tolerance) {
+TakenSample take_sample(const at::Tensor& actual, int64_t samples) {
+  TakenSample taken;
+  taken.numel = actual.numel();
+  if (taken.numel <= samples) {
+    // A copy even on the host: the output is poisoned after it is taken.
+    const at::Tensor flat = actual.detach().reshape(-1);
+    taken.values = flat.to(at::Device(at::kCPU), flat.scalar_type(), false, /*copy=*/true);
+    return taken;
+  }
+  taken.indices = random_flat_indices(taken.numel, samples);
+  // take() reads in logical row-major order whatever the strides: a gather kernel and a copy
+  // of `samples` elements back to the host.
+  taken.values = at::take(actual.detach(), taken.indices.to(actual.device())).to(at::kCPU);
+  return taken;
+}
+
+SampledComparison compare_taken(const at::Tensor& expected, const TakenSample& taken, const Tolerance& tolerance) {
   SampledComparison s;
-  const int64_t numel = expected.numel();
-  if (expected.scalar_type() != actual.scalar_type() || !expected.sizes().equals(actual.sizes())) {
-    s.result = compare_outputs({expected}, {actual}, tolerance);  // reports the dtype or shape
-    return s;
-  }
-  const bool whole = numel <= samples;
-  at::Tensor indices, want, got;
-  if (whole) {
-    want = expected.reshape(-1).to(at::kCPU);
-    got = actual.detach().reshape(-1).to(at::kCPU);
-  } else {
-    indices = random_flat_indices(numel, samples);
-    // take() reads in logical row-major order whatever the strides: a gather kernel and a copy
-    // of `samples` elements back to the host.
-    got = at::take(actual.detach(), indices.to(actual.device())).to(at::kCPU);
-    want = at::take(expected, indices.to(expected.device())).to(at::kCPU);
-  }
+  const bool whole = !taken.indices.defined();
+  const at::Tensor want = whole ? expected.reshape(-1).to(at::kCPU)
+                                : at::take(expected, taken.indices.to(expected.device())).to(at::kCPU);
+  const at::Tensor& got = taken.values;
   s.elements_compared = want.numel();
   if (s.elements_compared == 0 || all_match(want, got, tolerance)) return s;
   s.result = compare_outputs({want}, {got}, tolerance);
   if (s.result.ok) return s;  // cannot happen while the two rules agree
   const int64_t k = s.result.first_bad_index;
   s.bad_count = int64_t(s.result.mismatched_fraction * double(s.elements_compared) + 0.5);
-  s.bad_flat_index = whole ? k : indices[k].item<int64_t>();
+  s.bad_flat_index = whole ? k : taken.indices[k].item<int64_t>();
   s.expected_value = as_double(want[k]);
   s.actual_value = as_double(got[k]);
   s.result.first_bad_index = s.bad_flat_index;
@@ -90,6 +92,16 @@ SampledComparison compare_sampled(const at::Tensor& expected, const at::Tensor& 
       s.bad_count, s.elements_compared, whole ? "" : "sampled ", s.result.max_abs_error, s.bad_flat_index,
       s.expected_value, s.actual_value, tolerance.atol, tolerance.rtol);
   return s;
+}
+
+SampledComparison compare_sampled(const at::Tensor& expected, const at::Tensor& actual, int64_t samples,
+                                  const Tolerance& tolerance) {
+  if (expected.scalar_type() != actual.scalar_type() || !expected.sizes().equals(actual.sizes())) {
+    SampledComparison s;
+    s.result = compare_outputs({expected}, {actual}, tolerance);  // reports the dtype or shape
+    return s;
+  }
+  return compare_taken(expected, take_sample(actual, samples), tolerance);
 }
 
 }  // namespace kbench

@@ -26,6 +26,21 @@ struct SampledComparison {
 SampledComparison compare_sampled(const at::Tensor& expected, const at::Tensor& actual, int64_t samples,
                                   const Tolerance& tolerance);
 
+// One output's sampled elements, taken to the host before anything expected exists (fresh
+// values: the reference runs only after the candidate's output is fixed, timing_session.hpp).
+struct TakenSample {
+  at::Tensor indices;  // flat indices into the output; undefined when the output was taken whole
+  at::Tensor values;   // on the host, flat
+  int64_t numel = 0;
+};
+
+// `samples` elements of `actual` at indices drawn now (the whole output when it has at most
+// `samples` elements), copied to the host.
+TakenSample take_sample(const at::Tensor& actual, int64_t samples);
+// `expected` (any device; the same dtype and shape as the output the sample was taken from)
+// compared with the taken elements, under compare_sampled's rules and with its report.
+SampledComparison compare_taken(const at::Tensor& expected, const TakenSample& taken, const Tolerance& tolerance);
+
 // `count` flat indices uniform over [0, numel), from a generator seeded by std::random_device at
 // this call: nothing the candidate ran before can know them.
 at::Tensor random_flat_indices(int64_t numel, int64_t count);

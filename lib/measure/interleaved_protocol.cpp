@@ -100,7 +100,7 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
       // Enough back-to-back calls that a batch lasts ~1 ms, so event resolution is negligible.
       std::sort(estimates.begin(), estimates.end());
       const double per_call = std::max(estimates[estimates.size() / 2], 1e-4);
-      record.calls_per_sample = std::clamp(int(std::ceil(1.0 / per_call)), 1, 100);
+      record.calls_per_sample = std::clamp(int(std::ceil(1.0 / per_call)), 1, std::clamp(v.max_calls_per_sample, 1, 100));
     }
   }
 

@@ -25,6 +25,9 @@ struct ProtocolVariant {
   // may converge (max_time and max_samples still stop it), then left out of the stopping rule: a kept baseline's short drift sample beside the candidate
   // (measure/baseline_drift.hpp), while the candidate goes on to its own precision.
   int max_rounds = 0;
+  // Hot mode: at most this many calls per sample. With fresh values every call needs a buffer
+  // of its own (worker/fresh_inputs.hpp), and the variant has only so many.
+  int max_calls_per_sample = 100;
 };
 
 struct VariantRecord {

@@ -385,6 +385,31 @@ std::vector<NamedCallable> build_baselines(const ProblemContext& context, const 
   return baselines;
 }
 
+namespace {
+
+// Fresh values for every timed call, or why not (integrity_notes.timed_call_check.fresh_inputs):
+// the calls then cycle the timing sets' values, as before fresh values existed.
+std::unique_ptr<FreshInputs> fresh_inputs(const ProblemContext& context, const ReferenceWork& work, CallAudit& audit) {
+  std::string why;
+  if (context.timing.mode == TimingMode::graph && context.job.device.is_cuda())
+    why = "graph mode: a captured graph replays on its buffers' values (a copy before it would leave dirty L2 "
+          "lines inside the timed replay)";
+  std::unique_ptr<FreshInputs> fresh;
+  if (why.empty()) {
+    const Trial& first = work.timing_sets.front();
+    fresh = std::make_unique<FreshInputs>(*context.builder, work.trials.front().model, first.inputs);
+    why = fresh->unusable();
+  }
+  if (!why.empty()) {
+    audit.note_fresh({{"used", false}, {"why", why}});
+    return nullptr;
+  }
+  audit.note_fresh({{"used", true}, {"reference_inputs", fresh->pristine_source()}});
+  return fresh;
+}
+
+}  // namespace
+
 void prepare_timing(const ProblemContext& context, const ReferenceWork& work, const IntegrityMonitor& levels,
                     ReferenceHandles& handles) {
   std::vector<py::list> sets;
@@ -403,10 +428,17 @@ void prepare_timing(const ProblemContext& context, const ReferenceWork& work, co
   if (work.blinded) audit.compare = false;
   if (audit.commit || audit.compare || audit.poison) {
     handles.audit = std::make_unique<CallAudit>(std::move(expected), work.trials.front().structure, audit);
-    if (check_calls && work.timing_comparison_skipped)
+    if (audit.compare) handles.fresh = fresh_inputs(context, work, *handles.audit);
+    if (audit.commit)
+      handles.audit->note_fresh({{"used", false},
+                                 {"why", "blinded: no expected value may be computed in this process "
+                                         "(docs/threat-model.md, not stopped today)"}});
+    // Fresh values refill a buffer before every call: what the reference wrote into it is gone.
+    if (check_calls && work.timing_comparison_skipped && !handles.fresh)
       handles.audit->skip_comparison("the reference writes into its inputs: calls on one buffer see other values");
   }
-  handles.session = std::make_unique<TimingSession>(context.job, std::move(sets), handles.audit.get());
+  handles.session =
+      std::make_unique<TimingSession>(context.job, std::move(sets), handles.audit.get(), handles.fresh.get());
 }
 
 void add_input_digests(ReferenceWork& work) {

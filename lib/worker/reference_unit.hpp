@@ -13,6 +13,7 @@
 #include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
 #include "worker/reference_work.hpp"
+#include "worker/fresh_inputs.hpp"
 #include "worker/timing_session.hpp"
 
 namespace kbench {
@@ -20,7 +21,8 @@ namespace kbench {
 // Python objects and timing state built for the work, valid only in the process that built them.
 struct ReferenceHandles {
   std::vector<NamedCallable> baselines;
-  std::unique_ptr<CallAudit> audit;  // declared before session, which points to it
+  std::unique_ptr<CallAudit> audit;  // declared before session, which points to them
+  std::unique_ptr<FreshInputs> fresh;
   std::unique_ptr<TimingSession> session;
 };
 
@@ -71,7 +73,8 @@ void measure_pre_import(const ProblemContext& context, const std::vector<NamedCa
                         TimingSession& session, ReferenceWork& work, std::string& phase);
 
 // The timing session over the work's timing sets, with their call audit (timed_call_check,
-// stale_memory): the same for a reference unit and a candidate unit rebuilding the work.
+// stale_memory) and, where they can be built and the work is not blinded, fresh values for
+// every call: the same for a reference unit and a candidate unit rebuilding the work.
 void prepare_timing(const ProblemContext& context, const ReferenceWork& work, const IntegrityMonitor& levels,
                     ReferenceHandles& handles);
 

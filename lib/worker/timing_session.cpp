@@ -5,6 +5,7 @@
 #include <pybind11/eval.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 
 #include "measure/cuda_driver.hpp"
@@ -76,22 +77,35 @@ bool interchangeable(const std::vector<py::list>& sets) {
   return true;
 }
 
+// One call since the last sample: the values its buffer held, its output.
+struct PendingCall {
+  int values = 0;             // the value set held (fresh: the buffer)
+  py::object output;
+  FreshInputs::Draw draw;     // fresh values: their seed and pristine host copy
+};
+
 // What one variant's calls use and leave behind during one measurement.
 struct VariantState {
   std::vector<py::tuple> buffers;   // one clone per input set, reused by every call on that set
   std::vector<int> holds;           // which set's values each buffer holds now
   std::vector<py::object> graphs;   // graph mode: (graph, static output) per set
-  std::vector<std::pair<int, py::object>> pending;  // (values held, output) since the last sample
+  std::vector<PendingCall> pending;  // since the last sample
   std::vector<at::Tensor> keep;     // never poisoned: the buffers, the model's weights
   long long calls = 0;
+  // Fresh values: each buffer's draw, whether a call has seen it, where this sample's calls go.
+  std::vector<FreshInputs::Draw> draws;
+  std::vector<bool> seen;
+  std::size_t next = 0;
 };
 
 }  // namespace
 
-TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets, CallAudit* audit)
-    : job_(job), input_sets_(std::move(input_sets)), audit_(audit) {
+TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets, CallAudit* audit,
+                             FreshInputs* fresh)
+    : job_(job), input_sets_(std::move(input_sets)), audit_(audit), fresh_(audit ? fresh : nullptr) {
   sets_interchangeable_ = interchangeable(input_sets_);
   cuda_ = job.device.is_cuda();
+  if (cuda_) synchronize_ = py::module_::import("torch").attr("cuda").attr("synchronize");
   if (!cuda_) {
     timer_ = make_host_timer();
   } else {
@@ -151,13 +165,22 @@ ProtocolVariant TimingSession::make_variant(const py::object& callable, const Re
     variant.call = [state](int set) {
       const auto k = std::size_t(set) % state->graphs.size();
       state->graphs[k][py::int_(0)].attr("replay")();
-      state->pending.emplace_back(state->holds[k], state->graphs[k][py::int_(1)]);
+      state->pending.push_back({state->holds[k], state->graphs[k][py::int_(1)], {}});
     };
   } else {
-    variant.call = [callable, state, name](int set) {
-      const auto k = std::size_t(set) % state->buffers.size();
+    const bool fresh = fresh_ != nullptr;
+    variant.call = [callable, state, name, fresh](int set) {
+      // Fresh values: the sample's calls go to one buffer each, every one refilled before it.
+      const auto k = fresh ? state->next++ % state->buffers.size() : std::size_t(set) % state->buffers.size();
+      if (fresh && state->seen[k]) throw std::logic_error("a fresh-values buffer was called twice in one sample");
       try {
-        state->pending.emplace_back(state->holds[k], callable(*state->buffers[k]));
+        PendingCall call{state->holds[k], callable(*state->buffers[k]), {}};
+        if (fresh) {
+          call.values = int(k);
+          call.draw = state->draws[k];
+          state->seen[k] = true;
+        }
+        state->pending.push_back(std::move(call));
       } catch (const py::error_already_set& e) {
         throw VariantError{name, python_error_type(e), describe_python_error(e)};
       }
@@ -165,6 +188,10 @@ ProtocolVariant TimingSession::make_variant(const py::object& callable, const Re
   }
   if (!audit_) {
     variant.after_sample = [state](bool) { state->pending.clear(); };
+    return variant;
+  }
+  if (fresh_ && state->graphs.empty()) {
+    add_fresh_hooks(variant, state, name);
     return variant;
   }
   // A graph replays fixed kernels on fixed buffers with no Python in between, and a copy just
@@ -183,11 +210,44 @@ ProtocolVariant TimingSession::make_variant(const py::object& callable, const Re
   variant.after_sample = [this, state, name](bool warmup) {
     auto pending = std::move(state->pending);
     state->pending.clear();
-    for (auto& [values, output] : pending)
-      audit_->audit(name, {state->calls++, values, warmup}, output, state->keep);
+    for (auto& call : pending) audit_->audit(name, {state->calls++, call.values, warmup}, call.output, state->keep);
     audit_->end_sample();  // commit mode: this sample's roots out, the leaves to open back
   };
   return variant;
+}
+
+template <class State>
+void TimingSession::add_fresh_hooks(ProtocolVariant& variant, const std::shared_ptr<State>& state,
+                                    const std::string& name) {
+  state->draws.resize(state->buffers.size());
+  state->seen.assign(state->buffers.size(), true);  // the sets' values: every variant's, not fresh
+  variant.max_calls_per_sample = int(state->buffers.size());
+  variant.before_sample = [this, state](int set) {
+    const auto start = std::chrono::steady_clock::now();
+    state->next = std::size_t(set) % state->buffers.size();
+    for (std::size_t k = 0; k < state->buffers.size(); ++k) {
+      if (!state->seen[k]) continue;
+      state->draws[k] = fresh_->refill(state->buffers[k]);
+      state->seen[k] = false;
+    }
+    audit_->add_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  };
+  variant.after_sample = [this, state, name](bool warmup) {
+    // A kernel still writing after forward returned must be done before anything is read.
+    if (synchronize_) synchronize_();
+    std::vector<std::pair<CallAudit::Taken, FreshInputs::Draw>> taken;
+    for (auto& call : state->pending) {
+      CallRecord record{state->calls++, call.values, warmup, call.draw.seed};
+      taken.emplace_back(audit_->take(name, record, call.output, state->keep), call.draw);
+    }
+    state->pending.clear();  // the outputs are poisoned and dropped before any reference runs
+    struct Release {
+      FreshInputs& fresh;
+      ~Release() { fresh.release(); }
+    } release{*fresh_};
+    for (const auto& [call, draw] : taken)
+      audit_->compare_taken(name, call, [this, &draw = draw] { return fresh_->reference_outputs(draw); });
+  };
 }
 
 ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants, const ResolvedTiming& timing,

@@ -3,7 +3,8 @@
 // (measure/interleaved_protocol.hpp), owning the timer, the L2-flush buffer and the clock
 // monitor. The caller decides what to time and when. With a CallAudit, every call's output is
 // kept to the end of its sample and audited there, outside the timed interval, and before each
-// sample a random value set is loaded into the sample's input buffers (integrity/call_audit.hpp).
+// sample its input buffers get fresh values (worker/fresh_inputs.hpp; where those cannot be
+// built, a random one of the timing sets' values instead: integrity/call_audit.hpp).
 #include <map>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@
 #include "measure/interleaved_protocol.hpp"
 #include "measure/timer.hpp"
 #include "integrity/call_audit.hpp"
+#include "worker/fresh_inputs.hpp"
 
 namespace kbench {
 
@@ -35,9 +37,11 @@ struct VariantError {
 
 class TimingSession {
  public:
-  // `input_sets`: pristine inputs, one list per set; every variant gets its own clones. `audit`
-  // (may be null) must outlive the session.
-  TimingSession(const Job& job, std::vector<pybind11::list> input_sets, CallAudit* audit = nullptr);
+  // `input_sets`: pristine inputs, one list per set; every variant gets its own clones, one
+  // buffer per set. `audit` and `fresh` (either may be null; `fresh` only with a comparing
+  // `audit`) must outlive the session.
+  TimingSession(const Job& job, std::vector<pybind11::list> input_sets, CallAudit* audit = nullptr,
+                FreshInputs* fresh = nullptr);
 
   // Runs the protocol over `variants` (graph mode captures each where it can); a variant named
   // in `max_rounds` is sampled in that many rounds only (ProtocolVariant::max_rounds).
@@ -55,10 +59,16 @@ class TimingSession {
  private:
   ProtocolVariant make_variant(const pybind11::object& callable, const ResolvedTiming& timing,
                                const std::string& name);
+  // The audit's hooks: fresh values before every sample and the two-step check after it, or
+  // (no fresh values) value sets rotated and every call audited on its set's expected outputs.
+  template <class State>
+  void add_fresh_hooks(ProtocolVariant& variant, const std::shared_ptr<State>& state, const std::string& name);
 
   const Job& job_;
   std::vector<pybind11::list> input_sets_;
   CallAudit* audit_ = nullptr;
+  FreshInputs* fresh_ = nullptr;
+  pybind11::object synchronize_;  // torch.cuda.synchronize, taken before any candidate import
   bool sets_interchangeable_ = false;  // same tensor shapes and other args: values may rotate
   std::unique_ptr<Timer> timer_;
   std::string timer_name_;

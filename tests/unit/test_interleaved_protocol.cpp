@@ -194,6 +194,18 @@ TEST_CASE("hot mode batches calls so a sample lasts about 1 ms, and reports per 
   CHECK(r.samples_ms.front() == Catch::Approx(0.05 / 20));
 }
 
+TEST_CASE("hot mode batches no more calls than the variant allows (fresh values: a buffer per call)") {
+  Scripted s;
+  s.time_of["tiny"] = [](int) { return 0.05; };
+  ScriptedTimer timer(s);
+  std::vector<ProtocolVariant> v = {{"tiny", [&](int) { s.current = "tiny"; }}};
+  v.front().max_calls_per_sample = 4;
+  auto timing = quick_timing();
+  timing.mode = TimingMode::hot;
+  const auto run = run_interleaved(timer, v, timing, {});
+  CHECK(run.variants.at("tiny").calls_per_sample == 4);
+}
+
 TEST_CASE("the KernelBench-style protocol: 3 warmups, 100 flushed trials, one variant after another") {
   Scripted s;
   s.time_of["a"] = [](int) { return 1.0; };

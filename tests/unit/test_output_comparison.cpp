@@ -126,6 +126,33 @@ TEST_CASE("sampled comparison: integers exact, small outputs whole, dtype and sh
   CHECK(!compare_sampled(at::ones({4096}), at::ones({64, 64}), 1024, kFp32).result.ok);
 }
 
+// Fresh values (worker/fresh_inputs.hpp): the sample is taken before the expected output exists.
+TEST_CASE("taken samples: fixed when taken, judged later against the expected output") {
+  const auto expected = at::randn({64, 64});
+  auto actual = expected.clone();
+  const TakenSample taken = take_sample(actual, 1024);
+  CHECK(taken.indices.numel() == 1024);
+  CHECK(taken.values.numel() == 1024);
+  actual.fill_(NAN);  // what the output becomes afterwards (poisoned, a late write) changes nothing
+  CHECK(compare_taken(expected, taken, kFp32).result.ok);
+  const auto wrong = compare_taken(at::zeros({64, 64}), taken, kFp32);
+  REQUIRE(!wrong.result.ok);
+  CHECK(wrong.elements_compared == 1024);
+  CHECK(wrong.result.reason.find("sampled elements differ") != std::string::npos);
+  CHECK(wrong.expected_value == 0.0);
+  // Small outputs are taken whole, and judged element by element.
+  auto one = at::ones({8});
+  const TakenSample whole = take_sample(one, 1024);
+  CHECK(!whole.indices.defined());
+  one.fill_(NAN);  // taken whole, still a copy
+  auto two = at::ones({8});
+  two.index_put_({3}, 2.0);
+  const auto r = compare_taken(two, whole, kFp32);
+  REQUIRE(!r.result.ok);
+  CHECK(r.bad_flat_index == 3);
+  CHECK(r.actual_value == 1.0);
+}
+
 TEST_CASE("sampled comparison: indices are uniform and differ from call to call") {
   const auto a = random_flat_indices(10, 100000);
   CHECK(a.min().item<int64_t>() == 0);

@@ -1,0 +1,175 @@
+#include "worker/fresh_inputs.hpp"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+
+#include <random>
+
+#include "integrity/call_audit.hpp"
+#include "integrity/sampled_comparison.hpp"
+#include "integrity/tensor_guard.hpp"
+#include "worker/python_runtime.hpp"
+#include "worker/tensor_bridge.hpp"
+#include "worker/verdict.hpp"
+
+namespace py = pybind11;
+
+namespace kbench {
+namespace {
+
+// Seeds of fresh values: [1.1e9, 2.1e9), apart from the suite's seeds, the timing sets'
+// (5000 + i) and the timing witness's ([1e6, 1.001e9)); build_inputs adds 1, still an int.
+constexpr long long kFirstFreshSeed = 1'100'000'000;
+constexpr unsigned kFreshSeeds = 1'000'000'000u;
+
+long long draw_seed() {
+  std::random_device entropy;  // getrandom(2): nothing in the process predicts it
+  return kFirstFreshSeed + static_cast<long long>(entropy() % kFreshSeeds);
+}
+
+}  // namespace
+
+FreshInputs::FreshInputs(const TrialBuilder& builder, py::object reference, const py::list& layout)
+    : builder_(builder), reference_(std::move(reference)), layout_(layout) {
+  for (const char* what : {"parameters", "buffers"}) {
+    if (!py::hasattr(reference_, what)) continue;
+    // Training mode: BatchNorm's running statistics change with every forward, legitimately.
+    const bool checked = std::string(what) == "parameters" || !py::bool_(py::getattr(reference_, "training", py::bool_(true)));
+    for (auto item : reference_.attr(what)()) {
+      const at::Tensor t = to_tensor(item);
+      keep_.push_back(t);
+      if (checked && t.numel() > 0)
+        weights_.emplace_back(t, t.detach().to(at::Device(at::kCPU), t.scalar_type(), false, /*copy=*/true));
+    }
+  }
+  try {
+    const long long seed = draw_seed();
+    const py::list once = builder_.build_inputs(int(seed));
+    unusable_ = mismatch(once);
+    bool on_device = false;
+    for (auto item : layout_) on_device = on_device || (is_tensor(item) && to_tensor(item).is_cuda());
+    if (unusable_.empty() && on_device) {
+      const py::list again = builder_.build_inputs(int(seed));
+      rebuild_ = true;
+      for (std::size_t i = 0; i < once.size(); ++i)
+        if (is_tensor(once[i])) rebuild_ = rebuild_ && exactly_equal(to_tensor(once[i]), to_tensor(again[i]));
+    }
+  } catch (const py::error_already_set& e) {
+    unusable_ = "get_inputs() failed under a fresh seed: " + describe_python_error(e, 300);
+  }
+}
+
+py::list FreshInputs::build(long long seed) const {
+  py::list built;
+  try {
+    built = builder_.build_inputs(int(seed));
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::problem_error, fmt::format("get_inputs() failed under fresh seed {}", seed),
+                  {{"traceback", describe_python_error(e)}}};
+  }
+  if (const std::string why = mismatch(built); !why.empty())
+    throw Verdict{Status::problem_error, fmt::format("fresh timing inputs (seed {}): {}", seed, why)};
+  return built;
+}
+
+std::string FreshInputs::mismatch(const py::list& built) const {
+  if (built.size() != layout_.size())
+    return fmt::format("get_inputs() returned {} inputs under a fresh seed, {} before", built.size(), layout_.size());
+  for (std::size_t i = 0; i < built.size(); ++i) {
+    const py::handle a = layout_[i], b = built[i];
+    if (is_tensor(a) != is_tensor(b)) return fmt::format("input {} is a tensor under one seed only", i);
+    if (!is_tensor(a)) {
+      if (!a.equal(b)) return fmt::format("input {} (not a tensor) changes with the seed", i);
+      continue;
+    }
+    const at::Tensor x = to_tensor(a), y = to_tensor(b);
+    if (x.scalar_type() != y.scalar_type() || !x.sizes().equals(y.sizes()) || x.device() != y.device())
+      return fmt::format("input {}'s dtype, shape or device changes with the seed", i);
+  }
+  return "";
+}
+
+FreshInputs::Draw FreshInputs::refill(const py::tuple& buffer) const {
+  Draw draw;
+  draw.seed = draw_seed();
+  const py::list built = build(draw.seed);
+  for (std::size_t i = 0; i < built.size(); ++i) {
+    draw.pristine.emplace_back();
+    draw.witness.emplace_back();
+    if (!is_tensor(built[i])) continue;
+    const at::Tensor values = to_tensor(built[i]);
+    to_tensor(buffer[i]).copy_(values);
+    if (rebuild_)
+      draw.witness.back() = take_sample(values, kCheckedElementsPerCall);
+    else  // pageable host memory, never pinned (pinned memory is mapped into the device's space)
+      draw.pristine.back() = values.to(at::Device(at::kCPU), values.scalar_type(), false, /*copy=*/true);
+  }
+  return draw;
+}
+
+void FreshInputs::check_weights() const {
+  for (std::size_t w = 0; w < weights_.size(); ++w) {
+    const auto& [weight, copy] = weights_[w];
+    const TakenSample now = take_sample(weight, kCheckedElementsPerCall);
+    const at::Tensor before =
+        now.indices.defined() ? at::take(copy, now.indices) : copy.reshape(-1);
+    if (!exactly_equal(before, now.values))
+      throw rejection("timed_call_check",
+                      fmt::format("the reference model's weight {} was changed while the candidate was timed", w),
+                      {{"weight_index", w}});
+  }
+}
+
+std::vector<at::Tensor> FreshInputs::reference_outputs(const Draw& draw) {
+  release();
+  check_weights();
+  py::tuple args(layout_.size());
+  const py::list rebuilt = rebuild_ ? build(draw.seed) : py::list();
+  for (std::size_t i = 0; i < layout_.size(); ++i) {
+    if (!is_tensor(layout_[i])) {
+      args[i] = layout_[i];
+      continue;
+    }
+    at::Tensor copy;
+    if (rebuild_) {
+      copy = to_tensor(rebuilt[i]);
+      // The values rebuilt are those the call got, or the expected output would be for others
+      // (e.g. a get_inputs or generator tampered with during timing).
+      const TakenSample& made = draw.witness.at(i);
+      const at::Tensor now = made.indices.defined() ? at::take(copy, made.indices.to(copy.device())).to(at::kCPU)
+                                                    : copy.reshape(-1).to(at::kCPU);
+      if (!exactly_equal(now, made.values))
+        throw rejection("timed_call_check",
+                        fmt::format("input {} rebuilt from fresh seed {} differs from the values the call got", i,
+                                    draw.seed),
+                        {{"input_index", i}});
+    } else {
+      copy = draw.pristine.at(i).to(to_tensor(layout_[i]).device(), draw.pristine[i].scalar_type(), false,
+                                    /*copy=*/true);
+    }
+    last_.push_back(copy);
+    args[i] = to_python(copy);
+  }
+  try {
+    FlatOutputs flat = flatten_outputs(reference_(*args));
+    last_.insert(last_.end(), flat.tensors.begin(), flat.tensors.end());
+    return flat.tensors;
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::problem_error,
+                  fmt::format("the reference problem failed on fresh timing inputs (seed {})", draw.seed),
+                  {{"traceback", describe_python_error(e)}}};
+  } catch (const std::invalid_argument& e) {
+    throw Verdict{Status::problem_error, e.what()};
+  }
+}
+
+void FreshInputs::release() {
+  for (const auto& t : last_) {
+    bool shared = false;
+    for (const auto& k : keep_) shared = shared || same_storage(t, k);
+    if (!shared) poison(t);
+  }
+  last_.clear();
+}
+
+}  // namespace kbench
