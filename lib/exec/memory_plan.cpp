@@ -21,7 +21,8 @@ long long usable(long long budget) {
 //   device, per extra trial kept there: its inputs + weights
 //   host: the first trial's expected outputs (comparisons copy device outputs over in chunks)
 //     and, on the CPU, the device's minimum as well,
-//     one expected output per extra trial and timing set, inputs + weights per parked trial.
+//     one expected output per extra trial and timing set, inputs + weights per parked trial;
+//     on the CPU, fresh values' host copies: timed variants x input per timing set, weights once.
 // Correctness first: extra trials are placed (device, else host, else dropped) before extra
 // timing sets are added.
 MemoryPlan plan_memory(const MemoryPlanRequest& r) {
@@ -39,8 +40,11 @@ MemoryPlan plan_memory(const MemoryPlanRequest& r) {
   const long long host_room = usable(r.host_budget_bytes);
   plan.fits = plan.minimum_bytes <= device_room;
   long long device = plan.minimum_bytes;
+  // On the CPU fresh values keep a host copy of every buffer's values per timed variant, and the
+  // reference's weights once (worker/fresh_inputs.hpp); on a GPU they are rebuilt from the seed.
+  const long long fresh_per_set = r.device_is_host ? variants * f.input_bytes : 0;
   // On the CPU the device's minimum is host memory too.
-  long long host = f.output_bytes + (r.device_is_host ? plan.minimum_bytes : 0);
+  long long host = f.output_bytes + (r.device_is_host ? plan.minimum_bytes + fresh_per_set + f.weight_bytes : 0);
   // On the CPU both counts are the same memory: a trial "on the device" costs the host too.
   auto fits = [&](long long on_device, long long on_host) {
     if (r.device_is_host) return host + on_device + on_host <= host_room;
@@ -61,9 +65,10 @@ MemoryPlan plan_memory(const MemoryPlanRequest& r) {
       ++plan.trials_dropped;
     }
   }
-  for (const int wanted = std::max(1, r.timing_sets_wanted); plan.timing_sets < wanted && fits(per_set, f.output_bytes);) {
+  for (const int wanted = std::max(1, r.timing_sets_wanted);
+       plan.timing_sets < wanted && fits(per_set, f.output_bytes + fresh_per_set);) {
     ++plan.timing_sets;
-    take(per_set, f.output_bytes);
+    take(per_set, f.output_bytes + fresh_per_set);
   }
   plan.planned_bytes = r.device_is_host ? host : device;
   plan.host_planned_bytes = host;

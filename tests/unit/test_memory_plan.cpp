@@ -83,15 +83,39 @@ TEST_CASE("on the CPU the device is the host: one budget for both") {
   auto r = request(100 * MiB, 100 * MiB, 0);
   r.fixed_bytes = 0;
   r.device_is_host = true;
-  // usable 1305 MiB; from the start 700 MiB (minimum 600 + one output), 200 MiB per trial
+  // usable 1305 MiB; from the start 900 MiB (minimum 600 + one output + fresh values' host copies
+  // of the first set's inputs, one per timed variant: 2 x 100), 200 MiB per trial
   r.host_budget_bytes = 1536 * MiB;
   const auto plan = plan_memory(r);
   CHECK(plan.fits);
   CHECK(plan.minimum_bytes == 600 * MiB);
-  CHECK(plan.trials_on_device == 3);
+  CHECK(plan.host_planned_bytes == 1300 * MiB);
+  CHECK(plan.trials_on_device == 2);
   CHECK(plan.trials_on_host == 0);
-  CHECK(plan.trials_dropped == 4);
+  CHECK(plan.trials_dropped == 5);
   CHECK(plan.timing_sets == 1);
+}
+
+TEST_CASE("on the CPU each timing set adds its fresh values' host copies; on a GPU it does not") {
+  // 10 MiB in and out, 2 timed variants, no extra trials, room for everything wanted.
+  auto cpu = request(10 * MiB, 10 * MiB, 0);
+  cpu.fixed_bytes = 0;
+  cpu.extra_trials = 0;
+  cpu.device_is_host = true;
+  cpu.footprint.weight_bytes = 5 * MiB;
+  cpu.host_budget_bytes = 4 * GiB;
+  const auto on_cpu = plan_memory(cpu);
+  REQUIRE(on_cpu.timing_sets == 4);
+  // minimum 0 + 10 + 5 + 20 + 20 + 10 = 65; first set: output 10 + copies 20 + weights 5;
+  // each of 3 more sets: (2 + 1) x 10 + output 10 + copies 20
+  CHECK(on_cpu.host_planned_bytes == (65 + 35 + 3 * 60) * MiB);
+
+  auto gpu = cpu;
+  gpu.device_is_host = false;
+  gpu.budget_bytes = 4 * GiB;
+  const auto on_gpu = plan_memory(gpu);
+  REQUIRE(on_gpu.timing_sets == 4);
+  CHECK(on_gpu.host_planned_bytes == 4 * 10 * MiB);  // expected outputs only
 }
 
 TEST_CASE("a problem whose one call does not fit its grant says so") {
