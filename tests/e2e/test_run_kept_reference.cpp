@@ -129,7 +129,13 @@ TEST_CASE("kept reference work: baselines measured once, verdicts as the full pr
     const auto& later = kept.at(std::string("add_one/") + name);
     INFO(later.dump(2));
     REQUIRE(later["status"] == "ok");
-    CHECK(later["kept_reference"]["kept"] == true);
+    // Kept, or its drift check failed and it ran the full protocol (the designed fallback: host
+    // timing on a 2-core machine under CI's load drifts) -- nothing else.
+    if (drift_fallback(name)) {
+      CHECK(later["kept_reference"]["kept"] == false);
+    } else {
+      CHECK(later["kept_reference"]["kept"] == true);
+    }
     CHECK(later["kept_reference"]["key"] == digest);
     // Never the forged 1000x baseline: the kept figures are the controller's, from memory.
     for (const double ms : samples(later, "eager")) CHECK(ms < 100 * samples(first, "eager").front());
@@ -148,8 +154,10 @@ TEST_CASE("kept reference work: baselines measured once, verdicts as the full pr
     CHECK(c_ok["kept_reference"]["refreshed"] == true);
   }
   const auto& d_ok = kept.at("add_one/d_ok.py");
-  if (!drift_fallback("d_ok.py")) CHECK(d_ok["kept_reference"]["refreshed"] == false);
-  CHECK(d_ok["kept_reference"]["uses"].get<int>() >= 2);
+  if (drift_fallback("d_ok.py")) return;  // it ran the full protocol: nothing kept to check
+  CHECK(d_ok["kept_reference"]["refreshed"] == false);
+  // Its record served c_ok too, unless c_ok's drift fallback had it measured again.
+  CHECK(d_ok["kept_reference"]["uses"].get<int>() >= (drift_fallback("c_ok.py") ? 1 : 2));
   CHECK(d_ok["kept_reference"]["age_s"].get<double>() > 0);
   // No Inductor compilation in a kept job: its reference phase is a fraction of the full one's.
   const auto& d_full = full.at("add_one/a_ok.py");
