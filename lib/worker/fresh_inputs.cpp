@@ -45,7 +45,7 @@ FreshInputs::FreshInputs(const TrialBuilder& builder, py::object reference, cons
   try {
     const long long seed = draw_seed();
     const py::list once = builder_.build_inputs(int(seed));
-    unusable_ = mismatch(once);
+    unusable_ = layout_mismatch(layout_, once);
     bool on_device = false;
     for (auto item : layout_) on_device = on_device || (is_tensor(item) && to_tensor(item).is_cuda());
     if (unusable_.empty() && on_device) {
@@ -67,16 +67,16 @@ py::list FreshInputs::build(long long seed) const {
     throw Verdict{Status::problem_error, fmt::format("get_inputs() failed under fresh seed {}", seed),
                   {{"traceback", describe_python_error(e)}}};
   }
-  if (const std::string why = mismatch(built); !why.empty())
+  if (const std::string why = layout_mismatch(layout_, built); !why.empty())
     throw Verdict{Status::problem_error, fmt::format("fresh timing inputs (seed {}): {}", seed, why)};
   return built;
 }
 
-std::string FreshInputs::mismatch(const py::list& built) const {
-  if (built.size() != layout_.size())
-    return fmt::format("get_inputs() returned {} inputs under a fresh seed, {} before", built.size(), layout_.size());
+std::string layout_mismatch(const py::list& layout, const py::list& built) {
+  if (built.size() != layout.size())
+    return fmt::format("get_inputs() returned {} inputs under a fresh seed, {} before", built.size(), layout.size());
   for (std::size_t i = 0; i < built.size(); ++i) {
-    const py::handle a = layout_[i], b = built[i];
+    const py::handle a = layout[i], b = built[i];
     if (is_tensor(a) != is_tensor(b)) return fmt::format("input {} is a tensor under one seed only", i);
     if (!is_tensor(a)) {
       if (!a.equal(b)) return fmt::format("input {} (not a tensor) changes with the seed", i);

@@ -26,6 +26,11 @@
 
 namespace kbench {
 
+// What differs between two input lists that should have one layout (same count, tensors with
+// equal dtypes, shapes and devices, equal other arguments): "" when nothing does. Timing sets
+// whose values may rotate between buffers and fresh draws are both held to it.
+std::string layout_mismatch(const pybind11::list& layout, const pybind11::list& built);
+
 class FreshInputs {
  public:
   // One call's values: their seed, and per input (undefined for non-tensors) a host copy, or
@@ -57,8 +62,6 @@ class FreshInputs {
   void release();
 
  private:
-  // Tensors of `built` that fit `layout` ("" when all do, else what differs).
-  std::string mismatch(const pybind11::list& built) const;
   pybind11::list build(long long seed) const;  // a Verdict problem_error when it fails or misfits
   void check_weights() const;
 

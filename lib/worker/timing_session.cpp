@@ -60,20 +60,8 @@ except Exception as error:
 // Every set holds tensors of the same shapes and dtypes and equal other arguments, so one set's
 // values can be copied into another set's buffers.
 bool interchangeable(const std::vector<py::list>& sets) {
-  for (const auto& set : sets) {
-    if (set.size() != sets.front().size()) return false;
-    for (std::size_t i = 0; i < set.size(); ++i) {
-      const py::handle a = sets.front()[i], b = set[i];
-      if (is_tensor(a) != is_tensor(b)) return false;
-      if (!is_tensor(a)) {
-        if (!a.equal(b)) return false;
-        continue;
-      }
-      const at::Tensor x = to_tensor(a), y = to_tensor(b);
-      if (x.scalar_type() != y.scalar_type() || !x.sizes().equals(y.sizes()) || x.device() != y.device())
-        return false;
-    }
-  }
+  for (const auto& set : sets)
+    if (!layout_mismatch(sets.front(), set).empty()) return false;
   return true;
 }
 
