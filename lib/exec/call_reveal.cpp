@@ -1,9 +1,12 @@
 #include "exec/call_reveal.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <random>
 #include <stdexcept>
+
+#include "core/hmac_sha256.hpp"
 
 namespace kbench {
 
@@ -11,6 +14,15 @@ std::uint64_t draw_reveal_seed() {
   std::random_device entropy;
   return std::uint64_t(entropy()) << 32 | std::uint64_t(entropy());
 }
+
+long long fresh_call_seed(std::uint64_t reveal_seed, int buffer) {
+  const Sha256Digest h = sha256(fmt::format("kbench fresh values {} {}", reveal_seed, buffer));
+  std::uint64_t bits = 0;
+  for (int i = 0; i < 8; ++i) bits = bits << 8 | h[std::size_t(i)];
+  return kFirstFreshSeed + static_cast<long long>(bits % kFreshSeeds);
+}
+
+std::string fresh_start_digest() { return to_hex(sha256(std::string("kbench fresh values: start"))); }
 
 std::string encode_call_reveals(const std::vector<CallReveal>& reveals) {
   nlohmann::json out = nlohmann::json::array();

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <random>
 
+#include "exec/call_reveal.hpp"
 #include "integrity/sampled_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "worker/tensor_bridge.hpp"
@@ -245,21 +246,15 @@ void CallAudit::end_sample() {
   for (const auto& [call, outputs] : pending_) {
     std::vector<OpenedOutput> roots;
     for (const auto& o : outputs) roots.push_back(o.opened);
-    lines.push_back(commitment_line(call.index, call.value_set, call.warmup, roots));
+    lines.push_back(commitment_line(call.index, call.value_set, call.warmup, roots, call.fresh_reveal));
   }
   SampleReveal reveal{sample_digest(lines), 0};
-  std::optional<std::uint64_t> seed;
   try {
-    seed = request_reveal(reveal.digest);
-  } catch (const std::exception& e) {
+    reveal.seed = request_seed(reveal.digest);
+  } catch (...) {
     pending_.clear();
-    throw rejection("commitment", fmt::format("no reveal for a committed sample: {}", e.what()));
+    throw;
   }
-  if (!seed) {  // no controller (a worker run by hand): the seed is this process's own
-    std::random_device entropy;
-    seed = std::uint64_t(entropy()) << 32 | std::uint64_t(entropy());
-  }
-  reveal.seed = *seed;
   for (std::size_t place = 0; place < pending_.size(); ++place) {
     auto& [call, outputs] = pending_[place];
     SampledCall committed{call, int(reveals_.size()), int(place), {}};
@@ -273,6 +268,31 @@ void CallAudit::end_sample() {
   pending_.clear();
   reveals_.push_back(std::move(reveal));
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::uint64_t CallAudit::request_seed(const std::string& digest) {
+  std::optional<std::uint64_t> seed;
+  try {
+    seed = request_reveal(digest);
+  } catch (const std::exception& e) {
+    throw rejection("commitment", fmt::format("no reveal for a committed sample: {}", e.what()));
+  }
+  if (!seed) {  // no controller (a worker run by hand): the seed is this process's own
+    std::random_device entropy;
+    seed = std::uint64_t(entropy()) << 32 | std::uint64_t(entropy());
+  }
+  return *seed;
+}
+
+int CallAudit::fresh_reveal() {
+  if (reveals_.empty()) {
+    const auto start = std::chrono::steady_clock::now();
+    SampleReveal opening{fresh_start_digest(), 0};
+    opening.seed = request_seed(opening.digest);
+    reveals_.push_back(std::move(opening));
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  return int(reveals_.size()) - 1;
 }
 
 nlohmann::json CallAudit::summary() const {

@@ -47,6 +47,8 @@ struct CallRecord {
   int value_set = 0;    // which timing input set's values the call's buffers held (fresh: which buffer)
   bool warmup = false;
   long long fresh_seed = -1;  // fresh values (worker/fresh_inputs.hpp): the seed they were built from
+  // Blinded: the reveal whose controller seed `fresh_seed` was derived from (exec/call_reveal.hpp).
+  int fresh_reveal = -1;
 };
 
 // "candidate timed call 12 (input set 1)", "... (fresh values, seed 1234)": how a rejection
@@ -106,6 +108,11 @@ class CallAudit {
   // out, the seed comes back, the revealed leaves are opened. Throws a `commitment` rejection
   // when the controller's channel fails.
   void end_sample();
+  // Commit mode with fresh values (exec/call_reveal.hpp): the reveal whose seed the next
+  // sample's values come from, the last one the controller answered; before the first sample,
+  // reveal 0 is asked for under fresh_start_digest(). Throws as end_sample.
+  int fresh_reveal();
+  [[nodiscard]] std::uint64_t reveal_seed(int reveal) const { return reveals_.at(std::size_t(reveal)).seed; }
 
   [[nodiscard]] double seconds() const { return seconds_; }
   // Calls checked, elements per call, seconds, per-call cost, notes (integrity_notes).
@@ -122,6 +129,8 @@ class CallAudit {
                       const std::vector<at::Tensor>& keep) const;
   // A failed check: a rejection for the judged variant, a note for a baseline.
   void fail(const std::string& variant, const CallRecord& call, const std::string& what, nlohmann::json evidence);
+  // The controller's seed for `digest` (this process's own when no controller asked for reveals).
+  std::uint64_t request_seed(const std::string& digest);
 
   std::vector<std::vector<at::Tensor>> expected_;
   std::string structure_;

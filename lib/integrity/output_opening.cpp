@@ -67,8 +67,10 @@ void open_output(CommittedOutput& committed, const std::vector<std::size_t>& pos
   committed.opened.proofs = proofs;
 }
 
-std::string commitment_line(long long call_index, int value_set, bool warmup, const std::vector<OpenedOutput>& outputs) {
+std::string commitment_line(long long call_index, int value_set, bool warmup, const std::vector<OpenedOutput>& outputs,
+                            int fresh_reveal) {
   std::string line = fmt::format("{}:{}:{}", call_index, value_set, warmup ? 1 : 0);
+  if (fresh_reveal >= 0) line += fmt::format(":f{}", fresh_reveal);
   for (const auto& o : outputs) line += fmt::format(":{}:{}:{}", o.dtype, fmt::join(o.sizes, "x"), to_hex(o.root));
   return line + "\n";
 }

@@ -43,8 +43,10 @@ std::vector<std::size_t> opening_positions(std::uint64_t seed, std::size_t call_
                                            std::size_t leaves, std::size_t count);
 void open_output(CommittedOutput& committed, const std::vector<std::size_t>& positions);
 
-// The line of one call's outputs that goes into its sample's digest.
-std::string commitment_line(long long call_index, int value_set, bool warmup, const std::vector<OpenedOutput>& outputs);
+// The line of one call's outputs that goes into its sample's digest; `fresh_reveal` >= 0: the
+// reveal whose seed its fresh values came from (exec/call_reveal.hpp), bound with the roots.
+std::string commitment_line(long long call_index, int value_set, bool warmup, const std::vector<OpenedOutput>& outputs,
+                            int fresh_reveal = -1);
 // SHA-256 (hex) of a sample's lines, in order: what `reveal` announces.
 std::string sample_digest(const std::vector<std::string>& lines);
 

@@ -78,6 +78,8 @@ std::string encode_commitment(const Commitment& commitment) {
     calls.push_back({{"index", c.call.index},
                      {"value_set", c.call.value_set},
                      {"warmup", c.call.warmup},
+                     {"fresh_reveal", c.call.fresh_reveal},
+                     {"fresh_seed", c.call.fresh_seed},
                      {"reveal", c.reveal},
                      {"place", c.place_in_sample},
                      {"outputs", outputs}});
@@ -100,6 +102,8 @@ Commitment decode_commitment(const std::string& bytes) {
       call.call.index = c.at("index").get<long long>();
       call.call.value_set = c.at("value_set").get<int>();
       call.call.warmup = c.at("warmup").get<bool>();
+      call.call.fresh_reveal = c.at("fresh_reveal").get<int>();
+      call.call.fresh_seed = c.at("fresh_seed").get<long long>();
       call.reveal = c.at("reveal").get<int>();
       call.place_in_sample = c.at("place").get<int>();
       for (const auto& o : c.at("outputs")) {

@@ -5,10 +5,12 @@
 
 #include <random>
 
+#include "exec/call_reveal.hpp"
 #include "integrity/call_audit.hpp"
 #include "integrity/sampled_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "worker/python_runtime.hpp"
+#include "worker/reference_work.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/verdict.hpp"
 
@@ -17,11 +19,7 @@ namespace py = pybind11;
 namespace kbench {
 namespace {
 
-// Seeds of fresh values: [1.1e9, 2.1e9), apart from the suite's seeds, the timing sets'
-// (5000 + i) and the timing witness's ([1e6, 1.001e9)); build_inputs adds 1, still an int.
-constexpr long long kFirstFreshSeed = 1'100'000'000;
-constexpr unsigned kFreshSeeds = 1'000'000'000u;
-
+// Seeds of fresh values: [1.1e9, 2.1e9) (exec/call_reveal.hpp); build_inputs adds 1, still an int.
 long long draw_seed() {
   std::random_device entropy;  // getrandom(2): nothing in the process predicts it
   return kFirstFreshSeed + static_cast<long long>(entropy() % kFreshSeeds);
@@ -32,7 +30,7 @@ long long draw_seed() {
 FreshInputs::FreshInputs(const TrialBuilder& builder, py::object reference, const py::list& layout)
     : builder_(builder), reference_(std::move(reference)), layout_(layout) {
   for (const char* what : {"parameters", "buffers"}) {
-    if (!py::hasattr(reference_, what)) continue;
+    if (reference_.is_none() || !py::hasattr(reference_, what)) continue;
     // Training mode: BatchNorm's running statistics change with every forward, legitimately.
     const bool checked = std::string(what) == "parameters" || !py::bool_(py::getattr(reference_, "training", py::bool_(true)));
     for (auto item : reference_.attr(what)()) {
@@ -48,11 +46,14 @@ FreshInputs::FreshInputs(const TrialBuilder& builder, py::object reference, cons
     unusable_ = layout_mismatch(layout_, once);
     bool on_device = false;
     for (auto item : layout_) on_device = on_device || (is_tensor(item) && to_tensor(item).is_cuda());
-    if (unusable_.empty() && on_device) {
+    if (unusable_.empty()) {
+      // Built twice under one seed: the same values (the digest a rebuilt trial is held to), or
+      // neither a GPU rebuild nor another process (a blinded candidate's judge) can reproduce them.
       const py::list again = builder_.build_inputs(int(seed));
-      rebuild_ = true;
+      function_of_seed_ = true;
       for (std::size_t i = 0; i < once.size(); ++i)
-        if (is_tensor(once[i])) rebuild_ = rebuild_ && exactly_equal(to_tensor(once[i]), to_tensor(again[i]));
+        function_of_seed_ = function_of_seed_ && input_digest(once[i]) == input_digest(again[i]);
+      rebuild_ = on_device && function_of_seed_;
     }
   } catch (const py::error_already_set& e) {
     unusable_ = "get_inputs() failed under a fresh seed: " + describe_python_error(e, 300);
@@ -89,9 +90,11 @@ std::string layout_mismatch(const py::list& layout, const py::list& built) {
   return "";
 }
 
-FreshInputs::Draw FreshInputs::refill(const py::tuple& buffer) const {
+FreshInputs::Draw FreshInputs::refill(const py::tuple& buffer) const { return refill(buffer, draw_seed(), true); }
+
+FreshInputs::Draw FreshInputs::refill(const py::tuple& buffer, long long seed, bool pristine) const {
   Draw draw;
-  draw.seed = draw_seed();
+  draw.seed = seed >= 0 ? seed : draw_seed();
   const py::list built = build(draw.seed);
   for (std::size_t i = 0; i < built.size(); ++i) {
     draw.pristine.emplace_back();
@@ -99,6 +102,7 @@ FreshInputs::Draw FreshInputs::refill(const py::tuple& buffer) const {
     if (!is_tensor(built[i])) continue;
     const at::Tensor values = to_tensor(built[i]);
     to_tensor(buffer[i]).copy_(values);
+    if (!pristine) continue;
     if (rebuild_)
       draw.witness.back() = take_sample(values, kCheckedElementsPerCall);
     else  // pageable host memory, never pinned (pinned memory is mapped into the device's space)
@@ -157,6 +161,27 @@ std::vector<at::Tensor> FreshInputs::reference_outputs(const Draw& draw) {
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error,
                   fmt::format("the reference problem failed on fresh timing inputs (seed {})", draw.seed),
+                  {{"traceback", describe_python_error(e)}}};
+  } catch (const std::invalid_argument& e) {
+    throw Verdict{Status::problem_error, e.what()};
+  }
+}
+
+std::vector<at::Tensor> FreshInputs::expected_outputs(long long seed) {
+  release();
+  check_weights();
+  const py::list inputs = build(seed);
+  py::tuple args(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    args[i] = inputs[i];
+    if (is_tensor(inputs[i])) last_.push_back(to_tensor(inputs[i]));
+  }
+  try {
+    FlatOutputs flat = flatten_outputs(reference_(*args));
+    last_.insert(last_.end(), flat.tensors.begin(), flat.tensors.end());
+    return flat.tensors;
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::problem_error, fmt::format("the reference problem failed on fresh inputs (seed {})", seed),
                   {{"traceback", describe_python_error(e)}}};
   } catch (const std::invalid_argument& e) {
     throw Verdict{Status::problem_error, e.what()};

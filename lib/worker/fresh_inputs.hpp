@@ -42,22 +42,33 @@ class FreshInputs {
   };
 
   // `layout`: a timing set's inputs (what every draw must look like); `reference`: the trusted
-  // reference model (the eager baseline's Model, never ModelNew). Built before the candidate's
-  // import; one draw is built here to find out whether draws fit the layout.
+  // reference model (the eager baseline's Model, never ModelNew), or None where no reference
+  // runs (a blinded candidate's process: refills only). Built before the candidate's import;
+  // one draw is built here, twice, to find out whether draws fit the layout and are a function
+  // of their seed.
   FreshInputs(const TrialBuilder& builder, pybind11::object reference, const pybind11::list& layout);
 
   // Why draws cannot stand in for the layout ("" when they can): shapes, dtypes, devices or
   // other arguments that change with the seed, or a get_inputs() that failed.
   [[nodiscard]] const std::string& unusable() const { return unusable_; }
+  // The same seed gave the same values twice (input digests, worker/reference_work.hpp): what a
+  // process that rebuilds the values from the seed alone needs.
+  [[nodiscard]] bool function_of_seed() const { return function_of_seed_; }
   // Where the reference's inputs come from: "rebuilt from the seed" or "host copies".
   [[nodiscard]] std::string pristine_source() const { return rebuild_ ? "rebuilt from the seed" : "host copies"; }
 
   // New values into `buffer`'s tensors, in place. Throws a `problem_error` Verdict when the
   // problem builds inputs that do not fit the layout.
   Draw refill(const pybind11::tuple& buffer) const;
+  // The same under a given seed (a blinded candidate's, exec/call_reveal.hpp; < 0: one drawn
+  // here); without `pristine` nothing is kept for a reference run here.
+  Draw refill(const pybind11::tuple& buffer, long long seed, bool pristine) const;
   // The reference's outputs (flattened) on device copies of the draw. A Verdict `problem_error`
   // when the reference raises; `rejected` (timed_call_check) when its weights were changed.
   std::vector<at::Tensor> reference_outputs(const Draw& draw);
+  // The judge's side of a blinded candidate (worker/judge.hpp), in a trusted process: the
+  // reference's outputs (flattened) on the inputs built from `seed`. Verdicts as above.
+  std::vector<at::Tensor> expected_outputs(long long seed);
   // The last reference outputs and input copies overwritten (stale memory), then dropped.
   void release();
 
@@ -74,6 +85,7 @@ class FreshInputs {
   std::vector<std::pair<at::Tensor, at::Tensor>> weights_;
   std::vector<at::Tensor> last_;  // the last reference call's outputs and input copies
   std::string unusable_;
+  bool function_of_seed_ = false;
   bool rebuild_ = false;  // GPU and get_inputs() a function of its seed: rebuilt, not copied
 };
 

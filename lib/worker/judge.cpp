@@ -3,6 +3,9 @@
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 
+#include <chrono>
+#include <set>
+
 #include "correctness/output_comparison.hpp"
 #include "integrity/baseline_cross_check.hpp"
 #include "measure/sample_stats.hpp"
@@ -22,15 +25,42 @@ const CommittedTrial& committed_for(const Commitment& commitment, const Trial& t
   throw rejection("commitment", fmt::format("no outputs were committed for the {}", trial_name(trial)));
 }
 
-// One committed call: the leaves its sample's seed names, proved against the roots it
-// announced, against the expected output of its value set.
-void judge_call(const ReferenceWork& work, const CommittedCall& committed, std::uint64_t seed, const Tolerance& tolerance) {
-  const CallRecord& call = committed.call;
+// The reference's outputs on the values of a fresh-valued call, from the controller's seed of the
+// reveal it names: the reveal must be an earlier one (its seed existed before the call's sample),
+// and each (reveal, buffer) pair gives the values of one call only.
+std::vector<at::Tensor> fresh_expected_for(CallRecord& call, int reveal, const std::vector<SampleReveal>& reveals,
+                                           std::set<std::pair<int, int>>& drawn, const FreshExpected& fresh_expected,
+                                           nlohmann::json& evidence) {
   const std::string who = describe_call("candidate", call);
+  if (call.fresh_reveal < 0 || call.fresh_reveal >= reveal)
+    throw rejection("commitment", fmt::format("{} names no earlier reveal for its fresh values (reveal {} under {})",
+                                              who, call.fresh_reveal, reveal), evidence);
+  if (!drawn.emplace(call.fresh_reveal, call.value_set).second)
+    throw rejection("commitment", fmt::format("{} reuses the fresh values of reveal {}, buffer {}", who,
+                                              call.fresh_reveal, call.value_set), evidence);
+  call.fresh_seed = fresh_call_seed(reveals[std::size_t(call.fresh_reveal)].seed, call.value_set);
+  evidence["fresh_seed"] = call.fresh_seed;
+  std::vector<at::Tensor> expected;
+  for (const auto& t : fresh_expected(call.fresh_seed)) expected.push_back(t.to(at::kCPU).contiguous());
+  return expected;
+}
+
+// One committed call: the leaves its sample's seed names, proved against the roots it
+// announced, against the expected output of its value set (fresh values: of its seed).
+void judge_call(const ReferenceWork& work, CommittedCall committed, const std::vector<SampleReveal>& reveals,
+                std::set<std::pair<int, int>>& drawn, const FreshExpected& fresh_expected, const Tolerance& tolerance) {
+  CallRecord& call = committed.call;
+  const std::uint64_t seed = reveals[std::size_t(committed.reveal)].seed;
   nlohmann::json evidence = {{"call", call.index}, {"warmup", call.warmup}, {"input_set", call.value_set}};
   if (call.value_set < 0 || std::size_t(call.value_set) >= work.timing_sets.size())
-    throw rejection("commitment", fmt::format("{} names no input set", who), evidence);
-  const auto& expected = work.timing_sets[std::size_t(call.value_set)].expected;
+    throw rejection("commitment", fmt::format("{} names no input set", describe_call("candidate", call)), evidence);
+  if (!work.fresh_calls && call.fresh_reveal >= 0)
+    throw rejection("commitment", fmt::format("{} claims fresh values no seed was sent for", describe_call("candidate", call)),
+                    evidence);
+  const std::vector<at::Tensor> expected =
+      work.fresh_calls ? fresh_expected_for(call, committed.reveal, reveals, drawn, fresh_expected, evidence)
+                       : work.timing_sets[std::size_t(call.value_set)].expected;
+  const std::string who = describe_call("candidate", call);
   if (committed.outputs.size() != expected.size())
     throw rejection("timed_call_check", fmt::format("{} committed {} outputs, {} expected", who,
                                                     committed.outputs.size(), expected.size()), evidence);
@@ -57,23 +87,31 @@ void judge_call(const ReferenceWork& work, const CommittedCall& committed, std::
 
 // Every sample's calls, in order: the roots committed under reveal r are the ones whose digest
 // was announced before r's seed was drawn, and every reveal answered has its calls.
+// With fresh values, reveal 0 is the opening one: its seed gives the first sample's values.
 void judge_calls(const ReferenceWork& work, const Commitment& commitment, const std::vector<SampleReveal>& reveals,
-                 const Tolerance& tolerance) {
+                 const FreshExpected& fresh_expected, const Tolerance& tolerance) {
   const auto& calls = commitment.calls;
   std::size_t k = 0;
-  for (std::size_t r = 0; r < reveals.size(); ++r) {
+  std::set<std::pair<int, int>> drawn;  // (reveal, buffer) of every fresh call judged
+  if (work.fresh_calls) {
+    if (!fresh_expected) throw std::runtime_error("the judge was given no reference for fresh-valued calls");
+    if (!calls.empty() && (reveals.empty() || reveals.front().digest != fresh_start_digest()))
+      throw rejection("commitment", "the calls' fresh values were not opened by the controller's first seed");
+  }
+  for (std::size_t r = work.fresh_calls && !reveals.empty() ? 1 : 0; r < reveals.size(); ++r) {
     const std::size_t first = k;
     std::vector<std::string> lines;
     for (; k < calls.size() && calls[k].reveal == int(r); ++k) {
       if (calls[k].place_in_sample != int(k - first))
         throw rejection("commitment", fmt::format("the calls of sample {} are out of order", r));
       std::vector<OpenedOutput> roots = calls[k].outputs;
-      lines.push_back(commitment_line(calls[k].call.index, calls[k].call.value_set, calls[k].call.warmup, roots));
+      lines.push_back(commitment_line(calls[k].call.index, calls[k].call.value_set, calls[k].call.warmup, roots,
+                                      calls[k].call.fresh_reveal));
     }
     if (lines.empty()) throw rejection("commitment", fmt::format("reveal {} was asked for, and no call was committed under it", r));
     if (sample_digest(lines) != reveals[r].digest)
       throw rejection("commitment", fmt::format("the calls committed under reveal {} are not the ones announced before it", r));
-    for (std::size_t j = first; j < k; ++j) judge_call(work, calls[j], reveals[r].seed, tolerance);
+    for (std::size_t j = first; j < k; ++j) judge_call(work, calls[j], reveals, drawn, fresh_expected, tolerance);
   }
   if (k != calls.size())
     throw rejection("commitment", fmt::format("{} calls were committed under no reveal the controller answered", calls.size() - k));
@@ -100,9 +138,19 @@ void cross_check_baselines(const Job& job, const ReferenceWork& work, JobResult&
 
 JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
                            JobResult provisional, const std::string& witness_sha256,
-                           const std::vector<CallReveal>* reveals) {
+                           const std::vector<CallReveal>* reveals, const FreshExpected& fresh_expected) {
   if (provisional.status != Status::ok) return provisional;
   if (work.blinded) throw std::runtime_error("the judge needs the full reference work, not the blinded copy");
+  // The reference calls for fresh-valued calls, timed: their cost is the judge's share of the check.
+  double fresh_s = 0;
+  long long fresh_calls = 0;
+  const FreshExpected timed_expected = [&](long long seed) {
+    const auto start = std::chrono::steady_clock::now();
+    auto outputs = fresh_expected(seed);
+    fresh_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ++fresh_calls;
+    return outputs;
+  };
   const Tolerance tolerance = job_tolerance(job);
   ErrorBounds bounds;
   try {
@@ -119,7 +167,8 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
     std::vector<SampleReveal> trusted;
     if (reveals)
       for (const auto& r : *reveals) trusted.push_back({r.digest, r.seed});
-    judge_calls(work, commitment, reveals ? trusted : commitment.reveals, tolerance);
+    judge_calls(work, commitment, reveals ? trusted : commitment.reveals,
+                fresh_expected ? timed_expected : FreshExpected(), tolerance);
     if (work.recheck) judge_trial_outputs(*work.recheck, committed_for(commitment, *work.recheck).outputs, tolerance, bounds);
     if (!work.witness_sets.empty()) {
       // Computed inside the controller's window: these outputs, and no others, were announced.
@@ -149,6 +198,8 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
                                        {"calls", commitment.calls.size()},
                                        {"reveals", commitment.reveals.size()},
                                        {"reveals_from", reveals ? "controller" : "candidate"}};
+  if (work.fresh_calls)
+    provisional.diagnostics["judged"]["fresh_values"] = {{"reference_calls", fresh_calls}, {"reference_s", fresh_s}};
   return provisional;
 }
 

@@ -84,6 +84,10 @@ ReferenceWork ReferenceUnit::run(bool defer_baselines, bool short_baselines) {
       work.baselines = baselines_built(context_.job, short_baselines);
       work.baselines_deferred = true;
       if (integrity_.enabled("timing_witness") && !work.timing_comparison_skipped) add_witness_sets(work);
+      if (integrity_.enabled("timed_call_check")) {
+        CostScope cost(integrity_);
+        decide_fresh_calls(context_, work);
+      }
       if (integrity_.enabled("baseline_cross_check")) measure_trusted_baselines(work);
     } else {
       measure_baselines(work, short_baselines);
@@ -385,15 +389,36 @@ std::vector<NamedCallable> build_baselines(const ProblemContext& context, const 
   return baselines;
 }
 
+std::string fresh_values_excluded(const ProblemContext& context) {
+  // Graph mode takes no flush before a timed replay (docs/timing.md), so the copy's dirty lines
+  // would still be in L2 when the replay starts and their write-back would be timed.
+  if (context.timing.mode == TimingMode::graph && context.job.device.is_cuda())
+    return "graph mode: a captured graph replays on its buffers' values, and no flush precedes a timed replay "
+           "(a copy before it would leave dirty L2 lines inside the timed replay)";
+  return "";
+}
+
+void decide_fresh_calls(const ProblemContext& context, ReferenceWork& work) {
+  work.fresh_calls = false;
+  work.fresh_calls_why = fresh_values_excluded(context);
+  if (!work.fresh_calls_why.empty() || work.timing_sets.empty()) return;
+  if (work.timing_comparison_skipped) {
+    work.fresh_calls_why = "the reference writes into its inputs: its calls are not judged";
+    return;
+  }
+  const FreshInputs probe(*context.builder, py::none(), work.timing_sets.front().inputs);
+  work.fresh_calls_why = probe.unusable();
+  if (work.fresh_calls_why.empty() && !probe.function_of_seed())
+    work.fresh_calls_why = "get_inputs() is not a function of its seed: the judge could not rebuild a call's values";
+  work.fresh_calls = work.fresh_calls_why.empty();
+}
+
 namespace {
 
 // Fresh values for every timed call, or why not (integrity_notes.timed_call_check.fresh_inputs):
 // the calls then cycle the timing sets' values, as before fresh values existed.
 std::unique_ptr<FreshInputs> fresh_inputs(const ProblemContext& context, const ReferenceWork& work, CallAudit& audit) {
-  std::string why;
-  if (context.timing.mode == TimingMode::graph && context.job.device.is_cuda())
-    why = "graph mode: a captured graph replays on its buffers' values (a copy before it would leave dirty L2 "
-          "lines inside the timed replay)";
+  std::string why = fresh_values_excluded(context);
   std::unique_ptr<FreshInputs> fresh;
   if (why.empty()) {
     const Trial& first = work.timing_sets.front();
@@ -429,10 +454,17 @@ void prepare_timing(const ProblemContext& context, const ReferenceWork& work, co
   if (audit.commit || audit.compare || audit.poison) {
     handles.audit = std::make_unique<CallAudit>(std::move(expected), work.trials.front().structure, audit);
     if (audit.compare) handles.fresh = fresh_inputs(context, work, *handles.audit);
-    if (audit.commit)
-      handles.audit->note_fresh({{"used", false},
-                                 {"why", "blinded: no expected value may be computed in this process "
-                                         "(docs/threat-model.md, not stopped today)"}});
+    // Blinded: values from the controller's seeds (exec/call_reveal.hpp), built here, never a
+    // reference run here; the judge rebuilds them and runs the reference once this process is gone.
+    if (audit.commit && work.fresh_calls) {
+      handles.fresh = std::make_unique<FreshInputs>(*context.builder, py::none(), work.timing_sets.front().inputs);
+      if (!handles.fresh->unusable().empty() || !handles.fresh->function_of_seed())
+        throw Verdict{Status::problem_error, "fresh timing inputs: the reference worker could build them from a seed, "
+                                             "this worker cannot: " + handles.fresh->unusable()};
+      handles.audit->note_fresh({{"used", true}, {"reference_inputs", "rebuilt from the controller's seeds by the judge"}});
+    } else if (audit.commit) {
+      handles.audit->note_fresh({{"used", false}, {"why", "blinded: " + work.fresh_calls_why}});
+    }
     // Fresh values refill a buffer before every call: what the reference wrote into it is gone.
     if (check_calls && work.timing_comparison_skipped && !handles.fresh)
       handles.audit->skip_comparison("the reference writes into its inputs: calls on one buffer see other values");

@@ -72,6 +72,13 @@ std::vector<NamedCallable> build_baselines(const ProblemContext& context, const 
 void measure_pre_import(const ProblemContext& context, const std::vector<NamedCallable>& baselines,
                         TimingSession& session, ReferenceWork& work, std::string& phase);
 
+// Why no call of this job can get fresh values ("" when they can): graph mode on CUDA.
+std::string fresh_values_excluded(const ProblemContext& context);
+// Whether a blinded candidate's calls get fresh values (ReferenceWork::fresh_calls), decided by
+// the trusted reference worker: fresh draws fit the timing sets' layout and are a function of
+// their seed, so the judge can rebuild them.
+void decide_fresh_calls(const ProblemContext& context, ReferenceWork& work);
+
 // The timing session over the work's timing sets, with their call audit (timed_call_check,
 // stale_memory) and, where they can be built and the work is not blinded, fresh values for
 // every call: the same for a reference unit and a candidate unit rebuilding the work.

@@ -18,7 +18,7 @@ namespace kbench {
 namespace {
 
 constexpr const char* kMagic = "KBENCH-REFERENCE/1\n";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 
 nlohmann::json put_trial(const Trial& trial, std::string& blob, bool blinded) {
   nlohmann::json expected = nlohmann::json::array();
@@ -85,6 +85,8 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   }
   header["witness_count"] = std::max(work.witness_count, work.witness_sets.size());
   header["witness_overhead_s"] = work.witness_overhead_s;
+  header["fresh_calls"] = work.fresh_calls;
+  header["fresh_calls_why"] = work.fresh_calls_why;
   header["trial_notes"] = work.trial_notes;
   header["flags"] = work.flags;
   header["integrity_cost_s"] = work.integrity_cost_s;
@@ -121,6 +123,8 @@ ReferenceWork decode_reference_work(const std::string& bytes) {
       for (const auto& t : header["witness_sets"]) work.witness_sets.push_back(get_trial(t, bytes, base));
     work.witness_count = header.at("witness_count").get<std::size_t>();
     work.witness_overhead_s = header.at("witness_overhead_s").get<double>();
+    work.fresh_calls = header.at("fresh_calls").get<bool>();
+    work.fresh_calls_why = header.at("fresh_calls_why").get<std::string>();
     work.trial_notes = header.at("trial_notes").get<std::vector<std::string>>();
     work.flags = header.at("flags").get<std::vector<std::string>>();
     work.integrity_cost_s = header.at("integrity_cost_s").get<double>();

@@ -46,6 +46,12 @@ struct ReferenceWork {
   std::vector<Trial> witness_sets;
   std::size_t witness_count = 0;
   double witness_overhead_s = 0;  // building their inputs, copying and hashing their outputs
+  // A blinded candidate's warm-up and timed calls get fresh values from seeds the controller
+  // sends (exec/call_reveal.hpp), which the judge rebuilds: decided here, in the trusted
+  // reference worker, since the candidate's process could claim anything. `fresh_calls_why`
+  // says why not when not (integrity_notes.timed_call_check.fresh_inputs).
+  bool fresh_calls = false;
+  std::string fresh_calls_why;
   std::vector<std::string> trial_notes;
   std::vector<std::string> flags;      // integrity flags raised by the reference side
   double integrity_cost_s = 0;         // check work done on the reference side

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 
+#include "exec/call_reveal.hpp"
 #include "measure/cuda_driver.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/python_runtime.hpp"
@@ -70,6 +71,7 @@ struct PendingCall {
   int values = 0;             // the value set held (fresh: the buffer)
   py::object output;
   FreshInputs::Draw draw;     // fresh values: their seed and pristine host copy
+  int fresh_reveal = -1;      // blinded: the reveal the seed came from
 };
 
 // What one variant's calls use and leave behind during one measurement.
@@ -82,6 +84,7 @@ struct VariantState {
   long long calls = 0;
   // Fresh values: each buffer's draw, whether a call has seen it, where this sample's calls go.
   std::vector<FreshInputs::Draw> draws;
+  std::vector<int> drawn_under;  // blinded: the reveal each buffer's seed came from
   std::vector<bool> seen;
   std::size_t next = 0;
 };
@@ -166,6 +169,7 @@ ProtocolVariant TimingSession::make_variant(const py::object& callable, const Re
         if (fresh) {
           call.values = int(k);
           call.draw = state->draws[k];
+          if (!state->drawn_under.empty()) call.fresh_reveal = state->drawn_under[k];
           state->seen[k] = true;
         }
         state->pending.push_back(std::move(call));
@@ -179,7 +183,8 @@ ProtocolVariant TimingSession::make_variant(const py::object& callable, const Re
     return variant;
   }
   if (fresh_ && state->graphs.empty()) {
-    add_fresh_hooks(variant, state, name);
+    if (audit_->settings().commit) add_committed_fresh_hooks(variant, state, name);
+    else add_fresh_hooks(variant, state, name);
     return variant;
   }
   // A graph replays fixed kernels on fixed buffers with no Python in between, and a copy just
@@ -235,6 +240,44 @@ void TimingSession::add_fresh_hooks(ProtocolVariant& variant, const std::shared_
     } release{*fresh_};
     for (const auto& [call, draw] : taken)
       audit_->compare_taken(name, call, [this, &draw = draw] { return fresh_->reference_outputs(draw); });
+  };
+}
+
+// Blinded (commit mode): the judged variant's values come from the controller's seeds, each
+// buffer's from the last reveal answered before its sample (exec/call_reveal.hpp), so the
+// values of sample s exist only once sample s - 1 is committed, and the judge, which holds the
+// controller's record, rebuilds them. No reference runs here; the baselines get values of this
+// process's own seeds, built the same way (same cost, nothing compared).
+template <class State>
+void TimingSession::add_committed_fresh_hooks(ProtocolVariant& variant, const std::shared_ptr<State>& state,
+                                              const std::string& name) {
+  const bool judged = name == audit_->settings().judged;
+  state->draws.resize(state->buffers.size());
+  state->drawn_under.assign(state->buffers.size(), -1);
+  state->seen.assign(state->buffers.size(), true);
+  variant.max_calls_per_sample = int(state->buffers.size());
+  variant.before_sample = [this, state, judged](int set) {
+    const auto start = std::chrono::steady_clock::now();
+    state->next = std::size_t(set) % state->buffers.size();
+    const int reveal = judged ? audit_->fresh_reveal() : -1;
+    for (std::size_t k = 0; k < state->buffers.size(); ++k) {
+      if (!state->seen[k]) continue;
+      const long long seed = judged ? fresh_call_seed(audit_->reveal_seed(reveal), int(k)) : -1;
+      state->draws[k] = fresh_->refill(state->buffers[k], seed, false);
+      state->drawn_under[k] = reveal;
+      state->seen[k] = false;
+    }
+    audit_->add_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  };
+  variant.after_sample = [this, state, name, judged](bool warmup) {
+    // A kernel still writing after forward returned must be done before anything is hashed.
+    if (synchronize_) synchronize_();
+    auto pending = std::move(state->pending);
+    state->pending.clear();
+    for (auto& call : pending)
+      audit_->audit(name, {state->calls++, call.values, warmup, judged ? call.draw.seed : -1, call.fresh_reveal},
+                    call.output, state->keep);
+    audit_->end_sample();
   };
 }
 

@@ -63,6 +63,10 @@ class TimingSession {
   // (no fresh values) value sets rotated and every call audited on its set's expected outputs.
   template <class State>
   void add_fresh_hooks(ProtocolVariant& variant, const std::shared_ptr<State>& state, const std::string& name);
+  // Blinded: fresh values from the controller's seeds, every call committed (no reference here).
+  template <class State>
+  void add_committed_fresh_hooks(ProtocolVariant& variant, const std::shared_ptr<State>& state,
+                                 const std::string& name);
 
   const Job& job_;
   std::vector<pybind11::list> input_sets_;

@@ -24,6 +24,8 @@
 #include "worker/reference_work.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/extension_builds.hpp"
+#include "worker/fresh_inputs.hpp"
+#include "worker/problem_context.hpp"
 #include "worker/phase_clock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/problem_validation.hpp"
@@ -260,9 +262,10 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
   JobResult result;
   try {
     result.job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
-    // The interpreter only (Trial holds Python handles); nothing is imported into it.
+    // The interpreter (Trial holds Python handles); torch and the problem only where the calls
+    // had fresh values, whose expected outputs are computed here.
     start_python();
-    const ReferenceWork work = decode_reference_work(read_verified(placement.reference_in, placement.reference_sha256));
+    ReferenceWork work = decode_reference_work(read_verified(placement.reference_in, placement.reference_sha256));
     const Commitment commitment = decode_commitment(read_verified(placement.commit_in, placement.commit_sha256));
     JobResult provisional;
     provisional.job = result.job;
@@ -273,8 +276,25 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       if (!in) throw std::runtime_error("cannot read " + placement.reveals.string());
       reveals = decode_call_reveals(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
     }
+    std::unique_ptr<ProblemContext> context;
+    std::unique_ptr<FreshInputs> fresh;
+    FreshExpected fresh_expected;
+    if (work.fresh_calls && provisional.status == Status::ok) {
+      // The reference model and the layout as the reference worker built them (the digests
+      // checked), then the reference once per committed call.
+      context = std::make_unique<ProblemContext>(result.job);
+      if (result.job.device.is_cuda()) GpuLock::instance().hold(GpuLock::Mode::shared);
+      Trial& first = work.trials.front();
+      context->rebuild(first, nullptr);
+      fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
+      fresh_expected = [&fresh](long long seed) { return fresh->expected_outputs(seed); };
+    }
     result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
-                              reveals ? &*reveals : nullptr);
+                              reveals ? &*reveals : nullptr, fresh_expected);
+  } catch (const Verdict& verdict) {  // the problem, rebuilt here for fresh values, failed
+    result.status = verdict.status;
+    result.message = "judge: " + verdict.message;
+    result.diagnostics.update(verdict.diagnostics);
   } catch (const std::exception& e) {
     result.status = Status::problem_error;
     result.message = std::string("judge error: ") + e.what();
