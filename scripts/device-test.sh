@@ -218,11 +218,12 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         "matmul_snapshot_expected": ("mismatch",), "matmul_snapshot_baseline": ("ok",),
         "clamp_affine_intermediate": ("mismatch",), "matmul_event_forgery": ("timing_witness",),
         "clamp_affine_sampled_indices": ("timed_call_check",),
+        "matmul_native_content": ("ok",), "matmul_inductor_slowed": ("baseline_cross_check",),
         "clamp_affine_honest": ("ok",)}
 # ok, but no speedup: eager / candidate <= 1.1 (content caches: fresh values, the cache never hits)
 earns_nothing = {"matmul_snapshot_baseline", "clamp_affine_watched/input_statistics_gate.py",
                  "matmul_content/content_fingerprint_cache.py", "matmul_content/content_sum_cache.py",
-                 "matmul_content/gpu_content_cache_triton.py"}
+                 "matmul_content/gpu_content_cache_triton.py", "matmul_native_content"}
 problems = []
 for key, accepted in want.items():
     x = r.get(key) or r.get(by_problem.get(key, ""))
@@ -235,9 +236,11 @@ for key, accepted in want.items():
     print(f'{key:46} {x["status"]:9} {got or "":26} cost {x["diagnostics"].get("integrity_cost_s", 0):.3f} s'
           f'  check {per_call or 0:.0f} us/call  fresh {audit.get("fresh_inputs", {}).get("used")}'
           f'  speedup {speedup if speedup is not None else "-"}  {x["message"][:110]}')
-    if key in ("clamp_affine_intermediate", "clamp_affine_sampled_indices", "matmul_event_forgery"):
+    if key in ("clamp_affine_intermediate", "clamp_affine_sampled_indices", "matmul_event_forgery",
+               "matmul_native_content", "matmul_inductor_slowed"):
         notes = x["diagnostics"].get("integrity_notes", {})
-        print(f'    freed {notes.get("freed_memory_released")} isolation {x["diagnostics"].get("isolation")}')
+        print(f'    freed {notes.get("freed_memory_released")} isolation {x["diagnostics"].get("isolation")}'
+              f' judged {x["diagnostics"].get("judged")} cross-check {notes.get("baseline_cross_check")}')
     if got not in accepted: problems.append(f"{key}: got {got}, want {' or '.join(accepted)}")
     if key in earns_nothing and x["status"] == "ok" and (speedup is None or speedup > 1.1):
         problems.append(f"{key}: earned a speedup of {speedup}")

@@ -339,22 +339,26 @@ void ReferenceUnit::measure_baselines(ReferenceWork& work, bool short_baselines)
 // (integrity/baseline_cross_check.hpp; the judge compares). Inductor is left out: compiling it
 // twice per job is what deferring the baselines saves.
 void ReferenceUnit::measure_trusted_baselines(ReferenceWork& work) {
-  const auto& names = context_.job.settings.baselines;
-  if (std::find(names.begin(), names.end(), "eager") == names.end() || context_.timing.mode == TimingMode::kernelbench)
-    return;
+  if (context_.timing.mode == TimingMode::kernelbench) return;
+  CostScope cost(integrity_);
+  // Eager and Inductor (its own compile of the reference, here, before any candidate code: its
+  // artefacts land in the job's Inductor cache, where the candidate worker's compile finds them).
+  nlohmann::json notes;
+  const std::vector<NamedCallable> baselines =
+      build_baselines(context_, work.trials.front(), work.baselines, true, notes);
+  if (baselines.empty()) return;
   ReferenceHandles handles;
   prepare_timing(context_, work, integrity_, handles);
   ResolvedTiming quick = context_.timing;
   quick.max_time_s = std::min(1.0, context_.timing.max_time_s / 4);
   quick.target_ci = std::max(context_.timing.target_ci, 0.01);
-  CostScope cost(integrity_);
   try {
-    const ProtocolRun run = handles.session->measure({{"eager", work.trials.front().model}}, quick);
-    const auto it = run.variants.find("eager");
-    if (it != run.variants.end() && !it->second.samples_ms.empty()) work.trusted_baseline_ms["eager"] = it->second.samples_ms;
+    const ProtocolRun run = handles.session->measure(baselines, quick);
+    for (const auto& [name, record] : run.variants)
+      if (!record.samples_ms.empty()) work.trusted_baseline_ms[name] = record.samples_ms;
   } catch (const VariantError& e) {
-    phase_ = "baseline eager";
-    throw Verdict{Status::problem_error, fmt::format("baseline eager raised {} while being timed", e.python_type),
+    phase_ = "baseline " + e.variant;
+    throw Verdict{Status::problem_error, fmt::format("baseline {} raised {} while being timed", e.variant, e.python_type),
                   {{"traceback", e.traceback}}};
   }
 }
