@@ -154,13 +154,17 @@ std::vector<at::Tensor> FreshInputs::reference_outputs(const Draw& draw) {
     last_.push_back(copy);
     args[i] = to_python(copy);
   }
+  return call_reference(args, draw.seed);
+}
+
+std::vector<at::Tensor> FreshInputs::call_reference(const py::tuple& args, long long seed) {
   try {
     FlatOutputs flat = flatten_outputs(reference_(*args));
     last_.insert(last_.end(), flat.tensors.begin(), flat.tensors.end());
     return flat.tensors;
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error,
-                  fmt::format("the reference problem failed on fresh timing inputs (seed {})", draw.seed),
+                  fmt::format("the reference problem failed on fresh timing inputs (seed {})", seed),
                   {{"traceback", describe_python_error(e)}}};
   } catch (const std::invalid_argument& e) {
     throw Verdict{Status::problem_error, e.what()};
@@ -176,16 +180,7 @@ std::vector<at::Tensor> FreshInputs::expected_outputs(long long seed) {
     args[i] = inputs[i];
     if (is_tensor(inputs[i])) last_.push_back(to_tensor(inputs[i]));
   }
-  try {
-    FlatOutputs flat = flatten_outputs(reference_(*args));
-    last_.insert(last_.end(), flat.tensors.begin(), flat.tensors.end());
-    return flat.tensors;
-  } catch (const py::error_already_set& e) {
-    throw Verdict{Status::problem_error, fmt::format("the reference problem failed on fresh inputs (seed {})", seed),
-                  {{"traceback", describe_python_error(e)}}};
-  } catch (const std::invalid_argument& e) {
-    throw Verdict{Status::problem_error, e.what()};
-  }
+  return call_reference(args, seed);
 }
 
 void FreshInputs::release() {

@@ -75,6 +75,9 @@ class FreshInputs {
  private:
   pybind11::list build(long long seed) const;  // a Verdict problem_error when it fails or misfits
   void check_weights() const;
+  // The reference on `args` (the values of `seed`), its outputs kept for release(). Verdicts as
+  // reference_outputs.
+  std::vector<at::Tensor> call_reference(const pybind11::tuple& args, long long seed);
 
   const TrialBuilder& builder_;
   pybind11::object reference_;
