@@ -11,23 +11,24 @@ namespace py = pybind11;
 namespace kbench {
 namespace {
 
-int g_compile_releases = 0;
+int g_lock_drops = 0;
 
-// Wraps `module.compile` (kept as `original`): the lock dropped while it runs, see the header.
-void wrap_compile(py::module_ module, py::object torch_cuda, std::thread::id worker_thread) {
-  py::object original = module.attr("compile");
-  module.attr("compile") = py::cpp_function([original, torch_cuda, worker_thread](py::args args, py::kwargs kwargs) {
+}  // namespace
+
+void drop_lock_during(py::module_ module, const char* name, std::function<bool()> capturing) {
+  py::object original = module.attr(name);
+  const auto installer = std::this_thread::get_id();
+  module.attr(name) = py::cpp_function([original, capturing, installer](py::args args, py::kwargs kwargs) {
     auto& lock = GpuLock::instance();
-    if (lock.mode() != GpuLock::Mode::shared || std::this_thread::get_id() != worker_thread ||
-        py::bool_(torch_cuda.attr("is_current_stream_capturing")()))
+    if (lock.mode() != GpuLock::Mode::shared || std::this_thread::get_id() != installer || capturing())
       return original(*args, **kwargs);
-    ++g_compile_releases;
+    ++g_lock_drops;
     const GpuLockScope cpu_only(GpuLock::Mode::none);  // shared again after, through the gate
     return original(*args, **kwargs);
   });
 }
 
-}  // namespace
+int lock_drops() { return g_lock_drops; }
 
 void install_gpu_lock_hooks(const Device& device) {
   auto& lock = GpuLock::instance();
@@ -42,12 +43,18 @@ void install_gpu_lock_hooks(const Device& device) {
       // context runs any more, so there is nothing left to wait for.
     }
   });
+  const auto capturing = [torch_cuda] {
+    try {
+      return bool(py::bool_(torch_cuda.attr("is_current_stream_capturing")()));
+    } catch (const py::error_already_set&) {
+      return true;  // unknown: keep the lock as held
+    }
+  };
   try {
-    const auto worker_thread = std::this_thread::get_id();
     // triton.compile and triton.compiler.compile are the same function; callers look up either
     // name at call time (runtime/jit.py, torch/_inductor/runtime/triton_heuristics.py).
-    wrap_compile(py::module_::import("triton.compiler"), torch_cuda, worker_thread);
-    wrap_compile(py::module_::import("triton"), torch_cuda, worker_thread);
+    drop_lock_during(py::module_::import("triton.compiler"), "compile", capturing);
+    drop_lock_during(py::module_::import("triton"), "compile", capturing);
   } catch (const py::error_already_set&) {
     // No Triton: nothing compiles through it.
   }
@@ -58,7 +65,7 @@ void report_gpu_lock(nlohmann::json& protocol) {
   if (!lock.enabled()) return;
   protocol["gpu_lock_wait_s"] = lock.wait_s();
   protocol["gpu_lock_yields"] = lock.yields();
-  protocol["gpu_lock_compile_releases"] = g_compile_releases;
+  protocol["gpu_lock_compile_releases"] = g_lock_drops;
 }
 
 }  // namespace kbench

@@ -1,7 +1,10 @@
 #pragma once
 // The worker's side of the per-GPU lock that needs Python (gpu_lock.hpp has none): what a
 // release must wait for, Triton compiles without the lock, and the lock's figures per result.
+#include <functional>
+
 #include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
 
 #include "device/device.hpp"
 
@@ -17,6 +20,13 @@ namespace kbench {
 //   being captured (a synchronisation would break the capture), not from other threads than
 //   the worker's (GpuLock is not thread-safe; those compiles just keep the lock as held).
 void install_gpu_lock_hooks(const Device& device);
+
+// Replaces `module.name` by a wrapper that runs it with the lock dropped (GpuLockScope(none))
+// when the lock is held shared, the caller is the thread that installed it and `capturing()` is
+// false; otherwise it calls through. What install_gpu_lock_hooks does to triton.compile.
+void drop_lock_during(pybind11::module_ module, const char* name, std::function<bool()> capturing);
+// How many calls dropped the lock so far.
+int lock_drops();
 
 // protocol.gpu_lock_wait_s, gpu_lock_yields and gpu_lock_compile_releases (workers with a lock).
 void report_gpu_lock(nlohmann::json& protocol);
