@@ -85,8 +85,12 @@ ProtocolRun run_interleaved(Timer& timer, const std::vector<ProtocolVariant>& va
     const auto warm_start = Clock::now();
     std::vector<double> estimates;
     while (record.warmup_calls < timing.warmup || seconds_since(warm_start) < timing.warmup_time_s) {
+      // A variant's first call in this process may load its kernels (CUDA's lazy module loading)
+      // or allocate, which waits for the device, i.e. for the blocker: it would time the blocker
+      // out and leave the variant unblocked (launch overhead timed) for good. So it runs without.
+      const bool blocking = record.blocking && record.warmup_calls > 0;
       const TimedSample s =
-          take_sample(timer, v, record.warmup_calls % sets, TimingMode::cold, 1, record.blocking, hooks, true);
+          take_sample(timer, v, record.warmup_calls % sets, TimingMode::cold, 1, blocking, hooks, true);
       ++record.warmup_calls;
       if (!s.valid) {
         record.blocking = false;
