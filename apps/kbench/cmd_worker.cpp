@@ -49,6 +49,8 @@ void add_worker_command(CLI::App& app) {
                    "Only the trusted measurement of the baselines, for kept reference work");
   worker->add_flag("--short-baselines", args->placement.short_baselines,
                    "The baselines' timings are kept: a drift sample of the first one only");
+  worker->add_flag("--source-verdict", args->placement.source_verdict_only,
+                   "Only the verdict the candidate's source decides alone (no torch)");
   worker->add_option("--result-fd", args->result_fd, "Private result pipe")->required();
   worker->add_option("--key-fd", args->key_fd, "Pipe holding the result frame's key")->required();
   worker->callback([args] {

@@ -118,6 +118,17 @@ def time_split(results):
     return sums, phases
 
 
+def lock_counts(results):
+    """Summed protocol.gpu_lock_yields and gpu_lock_compile_releases (CUDA workers with a lock)."""
+    counts = {}
+    for r in results:
+        protocol = r.to_dict()["result"].get("protocol", {})
+        for key in ("gpu_lock_yields", "gpu_lock_compile_releases"):
+            if isinstance(protocol.get(key), int):
+                counts[key] = counts.get(key, 0) + protocol[key]
+    return counts
+
+
 async def submit_all(ev, batch, started, log=None):
     """The whole batch submitted at once, as evaluate_batch does, but each result is printed as it
     arrives: a device call cut by its time limit still shows how far the batch got, and when."""
@@ -236,6 +247,9 @@ def main() -> int:
     print("  time split, summed (s): " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(sums.items())))
     print("  worker phases, summed (s): " + ", ".join(
         f"{k} {v:.1f}" for k, v in sorted(phases.items(), key=lambda kv: -kv[1])))
+    lock = lock_counts(results)
+    if lock:  # CUDA: what the lock's yield and the compiles without it did (docs/architecture.md)
+        print("  GPU lock, summed: " + ", ".join(f"{k} {v}" for k, v in sorted(lock.items())))
     for kind in KINDS:
         kw = [x["worker_wall_s"] for x in rows if x["kind"] == kind and x["worker_wall_s"] is not None]
         if kw:
@@ -248,7 +262,8 @@ def main() -> int:
     summary = {"device": args.device, "eager_only": args.eager_only, "device_name": env.get("device_name"), "batch": len(batch), "kinds": kinds,
                "evaluator": {"timing": args.timing, "slots": stats["slots"], "wall_s": batch_s,
                              "startup_s": startup_s, "evaluations_per_s": rate, "by_status": stats["by_status"],
-                             "time_sums_s": sums, "phases_sums_s": phases},
+                             "time_sums_s": sums, "phases_sums_s": phases,
+                             "gpu_lock_counts": lock},
                "results": rows}
     if not args.skip_run:
         run_results, run_s, rc = run_kbench_run(args, out, batch)

@@ -316,6 +316,32 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
   return result;
 }
 
+// The job's result when its candidate's source decides it, from a worker in `dir` that stops
+// after its source checks (`--source-verdict`: no torch, no reference); nullopt when the source
+// decides nothing, or that worker failed (the job then runs as it would have).
+std::optional<JobResult> source_verdict_in_worker(const Job& job, const std::filesystem::path& dir,
+                                                  const std::filesystem::path& grant_dir, const WorkerSlot& slot) {
+  std::optional<ExtensionCache> cache;
+  std::string cache_off;
+  const double start = unix_now();
+  WorkerLaunch launch = job_launch(job, dir, slot, cache, cache_off);
+  launch.env["KBENCH_MEMORY_GRANT"] = std::filesystem::absolute(memory_grant_file(grant_dir)).string();
+  launch.args.push_back("--source-verdict");
+  const WorkerOutcome outcome = run_worker_process(launch);
+  if (outcome.interrupted) throw Interrupted{};
+  std::string why;
+  const auto payload = decode_result_frame(outcome.channel_bytes, outcome.channel_key, &why);
+  if (!payload) return std::nullopt;
+  try {
+    if (nlohmann::json::parse(*payload).contains("source_undecided")) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  JobResult result = interpret_outcome(job, outcome);
+  result.schedule = ScheduleInfo{0, job.device, start, unix_now()};
+  return result;
+}
+
 }  // namespace
 
 JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
@@ -330,7 +356,8 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
         JobResult attempt = run_job_once(job, dir, job_dir, slot, held ? hold : std::function<bool()>{}, args);
         if (start == 0 && attempt.schedule) start = attempt.schedule->start_unix_s;
         return attempt;
-      });
+      },
+      [&](const std::filesystem::path& dir) { return source_verdict_in_worker(job, dir, job_dir, slot); });
   JobResult out = result;
   // The job's interval spans all of its workers, the trusted one included.
   if (out.schedule && start > 0) out.schedule->start_unix_s = start;

@@ -82,7 +82,7 @@ JobResult run_full_after_drift(const std::filesystem::path& job_dir, const KeptR
 }  // namespace
 
 JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& job_dir, KeptReferenceStore& store,
-                                  const JobAttempt& attempt) {
+                                  const JobAttempt& attempt, const SourceCheck& source_check) {
   KeptReferenceUse use;
   use.drift_bound = store.drift_bound();
   // Not for this job (a single job of its problem, the CPU under auto, ...): as without a store,
@@ -98,6 +98,14 @@ JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& j
     auto lock = store.lock(key.digest);
     std::string dropped;
     record = store.find(key, &dropped);
+    // The measurement costs a trusted worker's reference run and full baseline protocol: not for
+    // a candidate whose source already decides it (most of an RL batch's garbage).
+    if (!record && source_check)
+      if (auto decided = source_check(job_dir / "source")) {
+        use.fallback = "decided by the candidate's source alone: no baseline measured";
+        decided->kept_reference = use;
+        return *decided;
+      }
     if (!record) {
       record = measure_record(key, store.trusted_dir(key.digest), store, attempt,
                               dropped.empty() ? "first use" : dropped, use.refresh_s, why);

@@ -12,6 +12,7 @@
 // only between the kept figures and a full re-run, never the figures themselves.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,15 @@ namespace kbench {
 using JobAttempt =
     std::function<JobResult(const std::filesystem::path& dir, const std::vector<std::string>& worker_args, bool held)>;
 
+// The job's result when the candidate's source alone decides it (a worker that stops after its
+// source checks, in `dir`: no torch, no baseline), else nullopt.
+using SourceCheck = std::function<std::optional<JobResult>(const std::filesystem::path& dir)>;
+
 // `job.device` is the slot's. A job the store is not for (KeptReferenceStore::off_reason) runs as
-// without one; every other result gets `kept_reference` (why not, when it was not kept).
+// without one; every other result gets `kept_reference` (why not, when it was not kept). When
+// the key has no record yet, `source_check` (if given) runs first: a candidate its source
+// refuses is that result, and the record is left to the next job of the key.
 JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& job_dir, KeptReferenceStore& store,
-                                  const JobAttempt& attempt);
+                                  const JobAttempt& attempt, const SourceCheck& source_check = {});
 
 }  // namespace kbench

@@ -11,6 +11,7 @@
 #include "worker/extension_builds.hpp"
 #include "worker/freed_memory.hpp"
 #include "worker/gpu_lock.hpp"
+#include "worker/gpu_lock_hooks.hpp"
 #include "integrity/kernel_share.hpp"
 #include "worker/phase_clock.hpp"
 #include "worker/phase_signal.hpp"
@@ -85,7 +86,10 @@ JobResult CandidateUnit::run() {
     integrity_.after_import(context_.problem_code_file);
     phase.enter("correctness");
     gpu.hold(GpuLock::Mode::shared);
-    for (const auto& trial : work_.trials) check_candidate(trial);
+    for (const auto& trial : work_.trials) {
+      gpu.yield_to_timer();  // between trials a waiting timer goes first (gpu_lock.hpp)
+      check_candidate(trial);
+    }
     integrity_.after_checks();
     nlohmann::json kinds = nlohmann::json::array();
     for (const auto& trial : work_.trials) kinds.push_back(to_string(trial.kind));
@@ -123,7 +127,7 @@ JobResult CandidateUnit::run() {
   }
   PhaseClock::instance().enter("report");
   if (!baseline_notes_.empty()) result.diagnostics["baselines"] = baseline_notes_;
-  if (GpuLock::instance().enabled()) result.protocol["gpu_lock_wait_s"] = GpuLock::instance().wait_s();
+  report_gpu_lock(result.protocol);
   integrity_.report(result.diagnostics);
   return result;
 }
@@ -132,13 +136,18 @@ JobResult CandidateUnit::run() {
 // (and checked against the digests), then the baselines and the timing session over them.
 void CandidateUnit::rebuild_handles() {
   auto& trials = work_.trials;
-  for (auto& trial : trials) context_.rebuild(trial, trial.kind == TrialKind::seed && &trial == &trials.front() ? nullptr : &trials.front());
+  auto& gpu = GpuLock::instance();  // between rebuilds a waiting timer goes first (gpu_lock.hpp)
+  for (auto& trial : trials) {
+    gpu.yield_to_timer();
+    context_.rebuild(trial, trial.kind == TrialKind::seed && &trial == &trials.front() ? nullptr : &trials.front());
+  }
   for (std::size_t i = 0; i < work_.timing_sets.size(); ++i) {
     Trial& set = work_.timing_sets[i];
     if (i == 0) {
       set.model = trials.front().model;
       set.inputs = trials.front().inputs;
     } else {
+      gpu.yield_to_timer();
       context_.rebuild(set, &trials.front());
     }
   }

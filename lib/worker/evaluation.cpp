@@ -12,6 +12,7 @@
 #include "measure/gpu_monitor.hpp"
 #include "worker/candidate_unit.hpp"
 #include "worker/gpu_lock.hpp"
+#include "worker/gpu_lock_hooks.hpp"
 #include "worker/phase_clock.hpp"
 #include "integrity/integrity_monitor.hpp"
 #include "worker/problem_context.hpp"
@@ -31,7 +32,7 @@ JobResult context_failure(const Job& job, const Verdict& verdict) {
   result.status = verdict.status;
   result.message = verdict.message;
   result.diagnostics.update(verdict.diagnostics);
-  if (GpuLock::instance().enabled()) result.protocol["gpu_lock_wait_s"] = GpuLock::instance().wait_s();
+  report_gpu_lock(result.protocol);
   IntegrityMonitor(job).report(result.diagnostics);
   return result;
 }

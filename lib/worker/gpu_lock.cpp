@@ -49,8 +49,15 @@ void GpuLock::open_files(const std::filesystem::path& file) {
   gate_fd_ = open(gpu_lock_gate_file(file).c_str(), O_RDONLY | O_CLOEXEC);
 }
 
+void GpuLock::drain() const {
+  if (drain_) drain_();
+}
+
 void GpuLock::hold(Mode mode) {
   if (fd_ < 0 || mode == mode_) return;
+  // Letting the lock go (to none, or released to wait for exclusive) admits a timer: this
+  // worker's queued kernels must be done first. A downgrade admits sharers only.
+  if (mode_ != Mode::none && !(mode == Mode::shared && mode_ == Mode::exclusive)) drain();
   const auto start = std::chrono::steady_clock::now();
   if (mode == Mode::none) {
     flock_retrying(fd_, LOCK_UN);
@@ -68,6 +75,21 @@ void GpuLock::hold(Mode mode) {
   }
   wait_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   mode_ = mode;
+}
+
+bool GpuLock::yield_to_timer() {
+  if (fd_ < 0 || gate_fd_ < 0 || mode_ != Mode::shared) return false;
+  // The gate is held exclusive only by a timer waiting for the lock (hold(exclusive) lets it go
+  // once the lock is its own): a shared probe that fails means one waits for us.
+  if (flock(gate_fd_, LOCK_SH | LOCK_NB) == 0) {
+    flock_retrying(gate_fd_, LOCK_UN);
+    return false;
+  }
+  if (errno != EWOULDBLOCK) return false;
+  hold(Mode::none);
+  hold(Mode::shared);  // through the gate: after the timer (and any timer queued behind it)
+  ++yields_;
+  return true;
 }
 
 }  // namespace kbench

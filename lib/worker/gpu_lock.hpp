@@ -10,7 +10,15 @@
 // for ever. A gate file beside the lock (gpu_lock_gate_file) gives the timing worker priority:
 // it holds the gate exclusive while it waits for the lock, and a worker taking the lock shared
 // from none passes through the gate (shared) first, so it queues behind the waiting timer.
+//
+// The gate alone still lets a shared holder in a long phase (an Inductor or Triton compile, a
+// trial loop) hold a waiting timer off for the whole phase, and every later worker with it (the
+// convoy: 132 of 139 s waiting on the H200, benchmarks/throughput/lock_convoy.cpp). So shared
+// holders yield between the steps they control (yield_to_timer), and CPU-only work drops the
+// lock (GpuLockScope(Mode::none)). Every release first drains this worker's GPU work (the drain
+// hook), so none of it is still running when the timer starts.
 #include <filesystem>
+#include <functional>
 
 namespace kbench {
 
@@ -29,17 +37,30 @@ class GpuLock {
   // Blocks until `mode` is held. Going to exclusive from shared releases the lock first (as a
   // flock conversion may anyway), so that no holder of the lock ever waits on the gate.
   void hold(Mode mode);
+  // Between two steps of shared work: when a timer waits for the lock (the gate is held
+  // exclusive), drains, releases, queues behind the timer through the gate and takes shared
+  // again; true when it did. Otherwise (nobody waits, or not shared) one non-blocking probe of
+  // the gate and false.
+  bool yield_to_timer();
+  // Called before a held lock is let go (to none, or released to wait for exclusive), so that
+  // no GPU work of this worker is still queued when another worker's timing starts. The worker
+  // sets a device synchronisation (gpu_lock_hooks.cpp); it must not throw.
+  void set_drain(std::function<void()> drain) { drain_ = std::move(drain); }
   [[nodiscard]] Mode mode() const { return mode_; }
   [[nodiscard]] bool enabled() const { return fd_ >= 0; }
   [[nodiscard]] double wait_s() const { return wait_s_; }  // total time spent blocked
+  [[nodiscard]] int yields() const { return yields_; }      // times yield_to_timer() let a timer in
 
  private:
   GpuLock();
   void open_files(const std::filesystem::path& file);
+  void drain() const;
   int fd_ = -1;
   int gate_fd_ = -1;  // -1: no gate file (an older controller's lock): plain flock, no priority
   Mode mode_ = Mode::none;
   double wait_s_ = 0;
+  int yields_ = 0;
+  std::function<void()> drain_;
 };
 
 // Holds `mode` for a scope, then returns to the mode held before.

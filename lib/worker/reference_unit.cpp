@@ -13,6 +13,7 @@
 #include "correctness/output_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "measure/sample_stats.hpp"
+#include "worker/gpu_lock.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 
@@ -122,7 +123,10 @@ void ReferenceUnit::build_trials(ReferenceWork& work) {
   try {
     const int seed_count = job.settings.seeds;
     int seeds = seed_count;
+    // Between trials a timer waiting for the lock goes first (gpu_lock.hpp: the convoy).
+    auto& gpu = GpuLock::instance();
     for (int i = 0; i < seeds; ++i) {
+      gpu.yield_to_timer();
       const int seed = trial_seed(i);
       py::object model = builder.build_model(context_.problem.attr("Model"), seed);
       py::list inputs = builder.build_inputs(seed);
@@ -147,10 +151,17 @@ void ReferenceUnit::build_trials(ReferenceWork& work) {
     }
     flag_degenerate_reference(work);
     std::size_t built = work.trials.size();
-    if (alt_distribution) add_alt_distribution_trial(work, poison);
-    if (alt_shape) add_alt_shape_trial(work, poison);
+    if (alt_distribution) {
+      gpu.yield_to_timer();
+      add_alt_distribution_trial(work, poison);
+    }
+    if (alt_shape) {
+      gpu.yield_to_timer();
+      add_alt_shape_trial(work, poison);
+    }
     for (; built < work.trials.size(); ++built) place(work.trials[built], true);
     if (post_timing) {
+      gpu.yield_to_timer();
       // Same weights as the timed instance (seed trial 0), inputs from a seed never seen.
       const Trial& first = work.trials.front();
       const int seed = trial_seed(job.settings.seeds + 2);
@@ -258,6 +269,7 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
   const bool poison = integrity_.enabled("stale_memory");
   try {
     for (std::size_t i = 1; i < std::size_t(plan_.timing_sets); ++i) {
+      GpuLock::instance().yield_to_timer();
       const int seed = 5000 + int(i);
       work.timing_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model,
                                                                  context_.builder->build_inputs(seed), poison));
@@ -388,8 +400,12 @@ std::vector<NamedCallable> build_baselines(const ProblemContext& context, const 
   auto wants = [&](const char* b) { return std::find(names.begin(), names.end(), b) != names.end(); };
   std::vector<NamedCallable> baselines;
   if (wants("eager")) baselines.push_back({"eager", first.model});
-  if (wants("inductor"))
+  // Inductor's compile is long: a waiting timer first (its Triton builds drop the lock too,
+  // gpu_lock_hooks.hpp).
+  if (wants("inductor")) {
+    GpuLock::instance().yield_to_timer();
     if (auto compiled = compile_inductor(context, first, blinded, notes)) baselines.push_back({"inductor", *compiled});
+  }
   return baselines;
 }
 

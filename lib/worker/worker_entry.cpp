@@ -23,6 +23,7 @@
 #include "worker/judge.hpp"
 #include "worker/reference_work.hpp"
 #include "worker/gpu_lock.hpp"
+#include "worker/gpu_lock_hooks.hpp"
 #include "worker/extension_builds.hpp"
 #include "worker/fresh_inputs.hpp"
 #include "worker/problem_context.hpp"
@@ -212,8 +213,13 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
       PhaseClock::instance().finish();
       source_checks_s = seconds_since(checking);
     }
+    if (!decided && placement.source_verdict_only) {
+      read_key(key_fd);
+      deliver({{"source_undecided", true}});
+    }
     if (!decided) {
       import_torch_and_triton();
+      install_gpu_lock_hooks(job.device);
       // Only where the kernel-share check will profile in this process (candidate_unit.cpp).
       if (job.device.is_cuda() && job.settings.require_custom_kernel && !placement.reference_baselines &&
           IntegrityMonitor::enabled_for(job, "custom_kernel_share"))
@@ -309,6 +315,7 @@ void worker_validate(const std::filesystem::path& job_file, bool inductor, int r
   try {
     const Job job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
     start_python_with_imports();
+    install_gpu_lock_hooks(job.device);
     // GPU work, as a run's shared phases: no `run` worker times on this GPU meanwhile.
     GpuLock::instance().hold(GpuLock::Mode::shared);
     message = to_json(validate_problem(job, inductor));

@@ -40,6 +40,10 @@ struct UnitPlacement {
   // only a drift sample of the first (ReferenceWork::short_baselines).
   bool reference_baselines = false;
   bool short_baselines = false;
+  // Only the source's verdict (source_verdict.hpp): the decided result, or the message
+  // {"source_undecided": true}. The controller asks before a kept record is measured, so a
+  // candidate its source refuses does not pay for the baselines (exec/kept_reference_job.hpp).
+  bool source_verdict_only = false;
 };
 
 [[noreturn]] void worker_evaluate(const std::filesystem::path& job_file, int result_fd,

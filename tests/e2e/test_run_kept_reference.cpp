@@ -4,7 +4,9 @@
 // neither compile Inductor nor re-time the baselines, their baseline figures are the trusted
 // record's, and statuses equal the full protocol's. The second candidate
 // (tests/hostile/kept_reference_poisoner.py) writes into the store; no later baseline changes.
-// Then a drift bound nothing can meet sends every job to the full protocol. Inductor compiles
+// Then a drift bound nothing can meet sends every job to the full protocol, and candidates their
+// source decides (a syntax error, no ModelNew) are not made to wait for the first record (~10 s,
+// eager only). Inductor compiles
 // C++ on the CPU (three compilations: the trusted worker's, two full jobs'): ~3 min alone on the
 // 2-core machine, ~8 min beside three other builds. Run alone in CTest (RUN_SERIAL): its drift
 // checks time the host, and a test beside it is the noise they are meant to refuse.
@@ -185,4 +187,34 @@ TEST_CASE("a drift beyond the bound sends the job to the full protocol and the r
     CHECK(result["protocol"].contains("pre_import_median_ms"));
   }
   CHECK(fs::is_directory(dir.path() / "work-drift" / "job-0000" / "full"));
+}
+
+TEST_CASE("candidates their source decides do not pay for the first record; the next job does") {
+  test::TempDir dir;
+  // Eager only (no Inductor compile): the record's measurement is the reference run and timing.
+  const auto suite = write_suite(dir.path(), "source",
+                                 {{"a_syntax.py", test::kSourceDir / "tests" / "hostile" / "syntax_error.py"},
+                                  {"b_no_model.py", test::kSourceDir / "tests" / "hostile" / "no_model_new.py"},
+                                  {"c_ok.py", test::kDataDir / "candidates" / "add_one_ok.py"}},
+                                 "[eager]");
+  const auto results = test::results_by_key(run(suite, dir.path(), "source", "--keep-reference on --keep-reference-drift 0.9"));
+  for (const char* name : {"add_one/a_syntax.py", "add_one/b_no_model.py"}) {
+    const auto& decided = results.at(name);
+    INFO(decided.dump(2));
+    CHECK(decided["status"] == "compile_error");
+    CHECK(decided["kept_reference"]["refreshed"] == false);
+    CHECK(decided["kept_reference"].value("refresh_s", 0.0) == 0.0);
+    CHECK(decided["kept_reference"]["fallback"].get<std::string>().find("decided by the candidate's source") !=
+          std::string::npos);
+    // Its only worker stopped after the source checks: no torch, no reference, no baseline.
+    CHECK(decided["diagnostics"]["worker_timeline"]["phases_s"].contains("source_checks"));
+    CHECK_FALSE(decided["diagnostics"]["worker_timeline"]["phases_s"].contains("reference"));
+    CHECK(decided["timings"].value("eager", nlohmann::json()).is_null());
+  }
+  const auto& ok = results.at("add_one/c_ok.py");
+  INFO(ok.dump(2));
+  REQUIRE(ok["status"] == "ok");
+  CHECK(ok["kept_reference"]["refreshed"] == true);  // the record was measured for it, the first to need it
+  CHECK(ok["kept_reference"]["refresh_s"].get<double>() > 0);
+  CHECK(ok["speedups"].contains("eager"));
 }

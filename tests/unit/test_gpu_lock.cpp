@@ -99,6 +99,106 @@ TEST_CASE("without a gate file (an older controller's lock) the lock still seria
   CHECK(timed);
 }
 
+TEST_CASE("a shared holder's yield lets a waiting timer in before its next step") {
+  test::TempDir dir;
+  const auto file = lock_with_gate(dir);
+  GpuLock compiler(file), timer(file);
+  int drained = 0;
+  compiler.set_drain([&] { ++drained; });
+  compiler.hold(Mode::shared);
+  std::atomic<bool> timed{false}, compiler_inside{true}, overlapped{false};
+  std::thread timing([&] {
+    timer.hold(Mode::exclusive);
+    timed = true;
+    overlapped = compiler_inside.load();  // the compiler's GPU work must not run now
+    std::this_thread::sleep_for(100ms);
+    timer.hold(Mode::none);
+  });
+  std::this_thread::sleep_for(100ms);  // the timer waits at the lock, holding the gate
+  CHECK_FALSE(timed);
+  const int drains_before = drained;
+  compiler_inside = false;  // between two steps
+  CHECK(compiler.yield_to_timer());
+  compiler_inside = true;  // the next step: only once the timer is done
+  CHECK(timed);
+  CHECK_FALSE(overlapped);
+  CHECK(compiler.mode() == Mode::shared);
+  CHECK(compiler.yields() == 1);
+  CHECK(drained == drains_before + 1);  // its queued work drained before the timer went in
+  CHECK(compiler.wait_s() > 0.05);      // it waited for the timer's 100 ms
+  compiler.hold(Mode::none);  // (a yield that failed would leave the timer waiting on this)
+  timing.join();
+}
+
+TEST_CASE("a yield with nobody waiting keeps the lock and does not wait") {
+  test::TempDir dir;
+  const auto file = lock_with_gate(dir);
+  GpuLock compiler(file), other_reader(file), timer(file);
+  int drained = 0;
+  compiler.set_drain([&] { ++drained; });
+  compiler.hold(Mode::shared);
+  other_reader.hold(Mode::shared);  // another worker's shared phase is no reason to yield
+  for (int step = 0; step < 1000; ++step) CHECK_FALSE(compiler.yield_to_timer());
+  CHECK(compiler.mode() == Mode::shared);
+  CHECK(compiler.yields() == 0);
+  CHECK(drained == 0);
+  // Still held: a timer cannot get in until both readers let go.
+  std::atomic<bool> timed{false};
+  std::thread timing([&] {
+    timer.hold(Mode::exclusive);
+    timed = true;
+    timer.hold(Mode::none);
+  });
+  std::this_thread::sleep_for(100ms);
+  CHECK_FALSE(timed);
+  other_reader.hold(Mode::none);
+  std::this_thread::sleep_for(50ms);
+  CHECK_FALSE(timed);
+  CHECK(compiler.yield_to_timer());  // now the timer waits for this one alone
+  CHECK(timed);
+  compiler.hold(Mode::none);
+  timing.join();
+  // Not shared: nothing to yield.
+  CHECK_FALSE(compiler.yield_to_timer());
+  compiler.hold(Mode::exclusive);
+  CHECK_FALSE(compiler.yield_to_timer());
+  compiler.hold(Mode::none);
+}
+
+TEST_CASE("dropping the lock for CPU-only work lets a timer in and takes shared again behind it") {
+  test::TempDir dir;
+  const auto file = lock_with_gate(dir);
+  GpuLock compiler(file), timer(file);
+  int drained = 0;
+  compiler.set_drain([&] { ++drained; });
+  compiler.hold(Mode::shared);
+  std::atomic<bool> timing_now{false}, timed{false};
+  std::thread timing([&] {
+    timer.hold(Mode::exclusive);
+    timing_now = true;
+    std::this_thread::sleep_for(100ms);
+    timing_now = false;
+    timed = true;
+    timer.hold(Mode::none);
+  });
+  std::this_thread::sleep_for(50ms);
+  compiler.hold(Mode::none);  // a compile: no GPU work
+  CHECK(drained == 1);
+  std::this_thread::sleep_for(30ms);
+  CHECK(timing_now);  // the timer went in during the compile
+  compiler.hold(Mode::shared);  // its first launch: after the timing
+  CHECK(timed);
+  CHECK_FALSE(timing_now);
+  timing.join();
+  // A downgrade after timing drains nothing (it admits sharers only); the release to none does.
+  compiler.hold(Mode::exclusive);
+  const int before = drained;
+  compiler.hold(Mode::shared);
+  CHECK(drained == before);
+  compiler.hold(Mode::none);
+  CHECK(drained == before + 1);
+}
+
 TEST_CASE("the gate's name") {
   CHECK(gpu_lock_gate_file("/run/kbench-gpu-0.lock") == "/run/kbench-gpu-0.lock.gate");
 }
