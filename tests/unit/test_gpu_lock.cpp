@@ -2,11 +2,11 @@
 // (flock contends per open file, so objects in one process behave like separate workers).
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <thread>
 
 #include "catch.hpp"
 #include "device/gpu_lock_name.hpp"
+#include "gpu_lock_contender.hpp"
 #include "temp_dir.hpp"
 #include "worker/gpu_lock.hpp"
 
@@ -14,16 +14,8 @@ using namespace kbench;
 using Mode = GpuLock::Mode;
 using namespace std::chrono_literals;
 
-namespace {
-
-std::filesystem::path lock_with_gate(const test::TempDir& dir) {
-  const auto file = dir.path() / "kbench-gpu-0.lock";
-  std::ofstream(file).close();
-  std::ofstream(gpu_lock_gate_file(file)).close();  // as the controller does
-  return file;
-}
-
-}  // namespace
+using test::lock_with_gate;
+using test::time_once;
 
 TEST_CASE("a worker waiting to time goes before workers that start GPU work after it") {
   test::TempDir dir;
@@ -87,11 +79,7 @@ TEST_CASE("without a gate file (an older controller's lock) the lock still seria
   GpuLock reader(file), timer(file);
   reader.hold(Mode::shared);
   std::atomic<bool> timed{false};
-  std::thread timing([&] {
-    timer.hold(Mode::exclusive);
-    timed = true;
-    timer.hold(Mode::none);
-  });
+  std::thread timing = time_once(timer, timed);
   std::this_thread::sleep_for(100ms);
   CHECK_FALSE(timed);
   reader.hold(Mode::none);
@@ -144,11 +132,7 @@ TEST_CASE("a yield with nobody waiting keeps the lock and does not wait") {
   CHECK(drained == 0);
   // Still held: a timer cannot get in until both readers let go.
   std::atomic<bool> timed{false};
-  std::thread timing([&] {
-    timer.hold(Mode::exclusive);
-    timed = true;
-    timer.hold(Mode::none);
-  });
+  std::thread timing = time_once(timer, timed);
   std::this_thread::sleep_for(100ms);
   CHECK_FALSE(timed);
   other_reader.hold(Mode::none);
@@ -173,14 +157,7 @@ TEST_CASE("dropping the lock for CPU-only work lets a timer in and takes shared 
   compiler.set_drain([&] { ++drained; });
   compiler.hold(Mode::shared);
   std::atomic<bool> timing_now{false}, timed{false};
-  std::thread timing([&] {
-    timer.hold(Mode::exclusive);
-    timing_now = true;
-    std::this_thread::sleep_for(100ms);
-    timing_now = false;
-    timed = true;
-    timer.hold(Mode::none);
-  });
+  std::thread timing = time_once(timer, timed, &timing_now, 100ms);
   std::this_thread::sleep_for(50ms);
   compiler.hold(Mode::none);  // a compile: no GPU work
   CHECK(drained == 1);

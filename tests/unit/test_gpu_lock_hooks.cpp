@@ -7,11 +7,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <thread>
 
 #include "catch.hpp"
-#include "device/gpu_lock_name.hpp"
+#include "gpu_lock_contender.hpp"
 #include "temp_dir.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/gpu_lock_hooks.hpp"
@@ -25,9 +24,7 @@ namespace py = pybind11;
 TEST_CASE("a wrapped compile drops the shared lock: a waiting timer times during it, the caller queues behind") {
   start_python();
   test::TempDir dir;
-  const auto file = dir.path() / "kbench-gpu-0.lock";
-  std::ofstream(file).close();
-  std::ofstream(gpu_lock_gate_file(file)).close();
+  const auto file = test::lock_with_gate(dir);
   setenv("KBENCH_GPU_LOCK", file.c_str(), 1);
   GpuLock& worker = GpuLock::instance();
   REQUIRE(worker.enabled());
@@ -43,14 +40,7 @@ TEST_CASE("a wrapped compile drops the shared lock: a waiting timer times during
   worker.hold(Mode::shared);
   GpuLock timer(file);
   std::atomic<bool> timing_now{false}, timed{false};
-  std::thread timing([&] {
-    timer.hold(Mode::exclusive);
-    timing_now = true;
-    std::this_thread::sleep_for(150ms);
-    timing_now = false;
-    timed = true;
-    timer.hold(Mode::none);
-  });
+  std::thread timing = test::time_once(timer, timed, &timing_now, 150ms);
   std::this_thread::sleep_for(100ms);  // the timer waits for the worker's shared hold
   REQUIRE_FALSE(timed);
   const auto start = std::chrono::steady_clock::now();
