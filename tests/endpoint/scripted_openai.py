@@ -6,7 +6,7 @@
 It listens on 127.0.0.1 (a free port, written to --port-file once listening), answers
 POST /v1/chat/completions from the script, and appends every request it got, as one JSON line,
 to --log on its arrival: {"index", "path", "headers", "body", "in_flight", "arrived"} ("in_flight":
-requests being served when this one arrived, itself included; asserted by the concurrency test).
+requests not yet answered when this one arrived, itself included; asserted by the concurrency test).
 
 The script is a JSON object:
   "responses": [ACTION, ...]   taken in arrival order, one per request
@@ -86,21 +86,31 @@ class Handler(BaseHTTPRequestHandler):
                       "body": body, "in_flight": state.in_flight, "arrived": time.time()}
             with open(state.log_path, "a") as log:
                 log.write(json.dumps(record) + "\n")
+        self.answered = False
         try:
             self.answer(state, index, body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (a timeout test, a killed run)
         finally:
-            with state.lock:
-                state.in_flight -= 1
+            self.mark_answered(state)
             stop_after = state.script.get("stop_after")
             if stop_after is not None and state.count >= stop_after:
                 threading.Thread(target=self.server.shutdown, daemon=True).start()
+
+    def mark_answered(self, state):
+        # Out of flight before the first byte of the answer leaves: a client that has its reply
+        # may send its next request before this thread runs again, and must not find this one
+        # still counted (a 4th "in flight" under a limit of 3 on a loaded machine).
+        if not self.answered:
+            self.answered = True
+            with state.lock:
+                state.in_flight -= 1
 
     def answer(self, state, index, body):
         action = choose_action(state, index, body)
         if action.get("delay_s"):
             time.sleep(float(action["delay_s"]))
+        self.mark_answered(state)
         if action.get("drop"):
             self.close_connection = True
             self.connection.close()
