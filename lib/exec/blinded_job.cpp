@@ -146,7 +146,10 @@ std::optional<JobResult> finish_placed_apart(
     if (provisional.diagnostics.contains(key)) result.diagnostics[key] = provisional.diagnostics[key];
   }
   // The job's host peak is its largest process's (the GPU figures are the candidate worker's,
-  // from its provisional frame).
+  // from its provisional frame; the judge's own are in `memory.judge`, its host peak added here).
+  if (result.memory && result.memory->judge)
+    result.memory->judge->host_peak_rss_bytes =
+        static_cast<long long>(std::max(judged.peak_memory_bytes, judged.peak_resident_bytes));
   if (result.memory)
     for (const WorkerOutcome* o : std::initializer_list<const WorkerOutcome*>{&referenced, &candidate_outcome})
       result.memory->host_peak_rss_bytes = std::max<long long>(

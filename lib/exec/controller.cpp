@@ -502,8 +502,9 @@ std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options) {
           ledger.release(*grant);
           result.diagnostics["memory_retry"] = {{"first_attempt", first}, {"alone", true}};
         }
-        if (result.memory && result.memory->gpu_peak_reserved_bytes)
-          ledger.learn(job.problem_id, *result.memory->gpu_peak_reserved_bytes);
+        // The largest of the job's processes on the device: a blinded job's judge included.
+        if (const auto peak = result.memory ? result.memory->job_gpu_peak_reserved_bytes() : std::nullopt)
+          ledger.learn(job.problem_id, *peak);
         if (result.schedule) result.schedule->slot = slot_index;
         std::lock_guard lock(mutex);
         ++finished;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace kbench {
 namespace {
@@ -75,11 +77,34 @@ MemoryPlan plan_memory(const MemoryPlanRequest& r) {
   return plan;
 }
 
+// The judge holds no timing set, no clones per variant and no extra trial: only what one
+// reference call on a call's fresh values needs (the expected outputs go to the host at once).
+MemoryPlan plan_judge_memory(const MemoryFootprint& f, long long budget_bytes) {
+  MemoryPlan plan;
+  plan.budget_bytes = budget_bytes;
+  plan.timing_sets = 0;
+  plan.minimum_bytes = f.weight_bytes + 2 * f.input_bytes + std::max(f.call_peak_bytes, f.input_bytes + f.output_bytes);
+  plan.planned_bytes = plan.minimum_bytes;
+  plan.fits = plan.minimum_bytes <= usable(budget_bytes);
+  return plan;
+}
+
 nlohmann::json to_json(const MemoryFootprint& f) {
   return {{"input_bytes", f.input_bytes},
           {"output_bytes", f.output_bytes},
           {"weight_bytes", f.weight_bytes},
           {"call_peak_bytes", f.call_peak_bytes}};
+}
+
+MemoryFootprint memory_footprint_from_json(const nlohmann::json& json) {
+  if (!json.is_object()) throw std::invalid_argument("the footprint must be an object");
+  MemoryFootprint f;
+  for (auto [key, field] : {std::pair{"input_bytes", &f.input_bytes}, std::pair{"output_bytes", &f.output_bytes},
+                            std::pair{"weight_bytes", &f.weight_bytes}, std::pair{"call_peak_bytes", &f.call_peak_bytes}}) {
+    *field = json.at(key).get<long long>();
+    if (*field < 0) throw std::invalid_argument(std::string("footprint ") + key + " must not be negative");
+  }
+  return f;
 }
 
 nlohmann::json to_json(const MemoryPlan& p) {

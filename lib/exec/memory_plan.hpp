@@ -46,7 +46,15 @@ constexpr double kPlannedShareOfBudget = 0.85;
 
 MemoryPlan plan_memory(const MemoryPlanRequest& request);
 
+// The judge of a blinded job (worker/judge.hpp) on the device, from the reference worker's
+// footprint: the first trial's model and inputs, one fresh set built from a call's seed, and one
+// reference call (docs/memory.md#the-judge). It runs after the candidate worker, under the job's
+// grant `budget_bytes` (0: unbounded); `fits` says whether it may start.
+MemoryPlan plan_judge_memory(const MemoryFootprint& footprint, long long budget_bytes);
+
 nlohmann::json to_json(const MemoryFootprint& footprint);
+// Throws nlohmann::json::exception or std::invalid_argument naming the bad field.
+MemoryFootprint memory_footprint_from_json(const nlohmann::json& json);
 nlohmann::json to_json(const MemoryPlan& plan);
 
 }  // namespace kbench

@@ -175,14 +175,14 @@ Verdict DeviceMemory::explain(Verdict verdict, const std::string& whose) {
   return verdict;
 }
 
-Verdict DeviceMemory::does_not_fit(const MemoryPlan& plan) const {
+Verdict DeviceMemory::does_not_fit(const MemoryPlan& plan, const std::string& whose) const {
   Verdict verdict{Status::problem_error,
-                  fmt::format("out of {} memory in the reference: one reference call's footprint needs at "
+                  fmt::format("out of {} memory in the {}: one reference call's footprint needs at "
                               "least {}, {} granted",
-                              cuda_ ? "GPU" : "host", bytes_text(double(plan.minimum_bytes)),
+                              cuda_ ? "GPU" : "host", whose, bytes_text(double(plan.minimum_bytes)),
                               bytes_text(double(plan.budget_bytes)))};
   verdict.diagnostics["out_of_memory"] = {{"memory", cuda_ ? "gpu" : "host"},
-                                          {"whose", "reference"},
+                                          {"whose", whose},
                                           {"alone", alone_},
                                           {"planned", true},
                                           {"grant_bytes", grant_bytes_},

@@ -49,8 +49,9 @@ class DeviceMemory {
   // (problem_error for the reference and baselines, runtime_error for the candidate), a message
   // naming whose memory, needed and free, and diagnostics.out_of_memory. Else unchanged.
   Verdict explain(Verdict verdict, const std::string& whose);
-  // The verdict for a plan whose minimum does not fit the grant (before anything big is built).
-  Verdict does_not_fit(const MemoryPlan& plan) const;
+  // The verdict for a plan whose minimum does not fit the grant (before anything big is built);
+  // `whose`: the process that planned (the reference worker, or a blinded job's judge).
+  Verdict does_not_fit(const MemoryPlan& plan, const std::string& whose = "reference") const;
 
  private:
   long long query(const char* function) const;

@@ -19,6 +19,7 @@
 #include "integrity/kernel_share.hpp"
 #include "integrity/static_analysis.hpp"
 #include "model/codec.hpp"
+#include "exec/memory_plan.hpp"
 #include "worker/evaluation.hpp"
 #include "worker/judge.hpp"
 #include "worker/reference_work.hpp"
@@ -261,11 +262,33 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   deliver(message);
 }
 
+namespace {
+
+// The judge's device memory (docs/memory.md#the-judge): the job's grant, as every process of
+// the job has it (the allocator capped at it), and its need from the reference worker's
+// footprint; a need the grant cannot hold stops it before anything is built (planned out of
+// memory: the controller runs the job again with the whole device).
+JudgeMemory admit_judge(DeviceMemory& memory, const ReferenceWork& work) {
+  JudgeMemory judge;
+  judge.reference_calls = true;
+  if (!work.memory_plan.contains("footprint")) return judge;
+  const MemoryPlan plan = plan_judge_memory(memory_footprint_from_json(work.memory_plan.at("footprint")),
+                                            memory.planning_budget());
+  judge.planned_bytes = plan.planned_bytes;
+  if (!plan.fits) throw memory.does_not_fit(plan, "judge");
+  return judge;
+}
+
+}  // namespace
+
 void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_fd,
                   const UnitPlacement& placement) {
   bind_channel(result_fd);
   read_key(key_fd);
   JobResult result;
+  std::unique_ptr<ProblemContext> context;
+  DeviceMemory* memory = nullptr;
+  std::optional<JudgeMemory> judge_memory;
   try {
     result.job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
     // The interpreter (Trial holds Python handles); torch and the problem only where the calls
@@ -282,7 +305,6 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       if (!in) throw std::runtime_error("cannot read " + placement.reveals.string());
       reveals = decode_call_reveals(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
     }
-    std::unique_ptr<ProblemContext> context;
     std::unique_ptr<FreshInputs> fresh;
     FreshExpected fresh_expected;
     if (work.fresh_calls && provisional.status == Status::ok) {
@@ -290,20 +312,40 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       // checked), then the reference once per committed call.
       context = std::make_unique<ProblemContext>(result.job);
       if (result.job.device.is_cuda()) GpuLock::instance().hold(GpuLock::Mode::shared);
+      memory = &context->memory();  // under the GPU lock: it makes the CUDA context
+      judge_memory = admit_judge(*memory, work);
       Trial& first = work.trials.front();
       context->rebuild(first, nullptr);
       fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
-      fresh_expected = [&fresh](long long seed) { return fresh->expected_outputs(seed); };
+      fresh_expected = [&fresh, memory](long long seed) {
+        try {
+          return fresh->expected_outputs(seed);
+        } catch (const Verdict& verdict) {
+          throw memory->explain(verdict, "judge");
+        } catch (const std::exception& e) {  // c10::OutOfMemoryError, outside any Python call
+          if (!out_of_memory_kind(e.what())) throw;
+          throw memory->explain(Verdict{Status::problem_error, e.what()}, "judge");
+        }
+      };
     }
     result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
                               reveals ? &*reveals : nullptr, fresh_expected);
-  } catch (const Verdict& verdict) {  // the problem, rebuilt here for fresh values, failed
+  } catch (const Verdict& failed) {  // the problem, rebuilt here for fresh values, failed
+    const Verdict verdict = memory ? memory->explain(failed, "judge") : failed;
     result.status = verdict.status;
     result.message = "judge: " + verdict.message;
     result.diagnostics.update(verdict.diagnostics);
   } catch (const std::exception& e) {
     result.status = Status::problem_error;
     result.message = std::string("judge error: ") + e.what();
+  }
+  // Its own peaks beside the candidate worker's (the controller adds its host peak).
+  if (judge_memory) {
+    const MemoryUsage mine = memory->usage();
+    judge_memory->gpu_peak_allocated_bytes = mine.gpu_peak_allocated_bytes;
+    judge_memory->gpu_peak_reserved_bytes = mine.gpu_peak_reserved_bytes;
+    if (!result.memory) result.memory = MemoryUsage{};
+    result.memory->judge = judge_memory;
   }
   deliver(worker_message(result));
 }

@@ -1,6 +1,7 @@
 // Admission by memory (exec/memory_ledger.hpp, run_jobs): grants never exceed a GPU's memory,
 // large problems run alone once learned, first come first served, a shared grant that was too
-// small runs again alone. Stand-in runners on "cuda:N" slots; no GPU is touched.
+// small runs again alone, a blinded job is known by its judge's peak too. Stand-in runners on
+// "cuda:N" slots; no GPU is touched.
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -194,4 +195,52 @@ TEST_CASE("needs_device_alone: only a GPU shortage (or a planned one) on a share
   CHECK_FALSE(needs_device_alone(r));
   r.diagnostics["out_of_memory"] = {{"memory", "host"}, {"alone", false}, {"planned", true}};
   CHECK(needs_device_alone(r));
+}
+
+TEST_CASE("run_jobs: a blinded job's judge peak is what its problem is admitted by") {
+  test::TempDir dir;
+  // "blinded" jobs: the candidate worker peaks at 1 GiB, the judge (the reference once per
+  // committed call, after it, under the same grant) at 60 GiB of its 70 GiB share: known, that
+  // asks for 1.25 x 60 + 1 GiB, more than a share beside another, so the second blinded job
+  // gets the whole device. Learned from the candidate worker alone, it would share the GPU.
+  std::vector<Job> jobs(4);
+  const char* ids[] = {"blinded", "small", "blinded", "small"};
+  for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].problem_id = ids[i], jobs[i].device = cuda_device(0);
+  std::mutex mutex;
+  std::vector<std::tuple<std::string, double, double, nlohmann::json>> ran;
+  ControllerOptions options;
+  options.work_dir = dir.path();
+  options.slots = {WorkerSlot{cuda_device(0), {}, 2}, WorkerSlot{cuda_device(0), {}, 2}};
+  options.device_memory_bytes = {{"cuda:0", 140 * GiB}};
+  options.runner = [&](const Job& job, const std::filesystem::path& job_dir, const WorkerSlot&) {
+    const auto grant = read_grant(job_dir);
+    const double start = now_s();
+    const bool blinded = job.problem_id == "blinded";
+    std::this_thread::sleep_for(std::chrono::milliseconds(blinded && grant["bytes"] == 70 * GiB ? 100 : 400));
+    JobResult r;
+    r.job = job;
+    r.status = Status::ok;
+    r.memory = MemoryUsage{};
+    r.memory->gpu_peak_reserved_bytes = 1 * GiB;
+    if (blinded) r.memory->judge = JudgeMemory{true, 50 * GiB, 58 * GiB, 60 * GiB, 2 * GiB};
+    std::lock_guard lock(mutex);
+    ran.emplace_back(job.problem_id, start, now_s(), grant);
+    return r;
+  };
+  CHECK(run_jobs(jobs, options) == 4);
+  REQUIRE(ran.size() == 4);
+  auto overlaps = [&](std::size_t a, std::size_t b) {
+    return std::get<1>(ran[a]) < std::get<2>(ran[b]) && std::get<1>(ran[b]) < std::get<2>(ran[a]);
+  };
+  CHECK(std::get<3>(ran[0])["bytes"] == 70 * GiB);  // nothing known yet: the fair share
+  int alone = 0;
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    if (std::get<3>(ran[i])["alone"] != true) continue;
+    ++alone;
+    CHECK(std::get<0>(ran[i]) == "blinded");
+    CHECK(std::get<3>(ran[i])["bytes"] == 140 * GiB);
+    for (std::size_t j = 0; j < ran.size(); ++j)
+      if (j != i) CHECK_FALSE(overlaps(i, j));
+  }
+  CHECK(alone == 1);
 }

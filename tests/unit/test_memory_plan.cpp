@@ -169,3 +169,58 @@ TEST_CASE("memory usage round-trips through its codec and refuses negative sizes
   }
   CHECK(message.find("gpu_peak_reserved_bytes") != std::string::npos);
 }
+
+TEST_CASE("the judge's plan: the first trial, one fresh set and one call, against the job's grant") {
+  MemoryFootprint f;
+  f.input_bytes = 6 * GiB;  // level-1 ReLU at full size
+  f.output_bytes = 6 * GiB;
+  f.weight_bytes = 0;
+  f.call_peak_bytes = 6 * GiB;  // below input + output: the larger counts
+  const MemoryPlan plan = plan_judge_memory(f, 70 * GiB);
+  // 2 x 6 (the trial's inputs, a call's fresh set) + max(6, 6 + 6)
+  CHECK(plan.minimum_bytes == 24 * GiB);
+  CHECK(plan.planned_bytes == 24 * GiB);
+  CHECK(plan.fits);
+  // Less than the reference worker's own minimum for the same footprint (clones per variant,
+  // the L2 buffer, the outputs under check): a grant its plan fitted fits the judge.
+  CHECK(plan.minimum_bytes < plan_memory(request(6 * GiB, 6 * GiB, 70 * GiB)).minimum_bytes);
+  // 0.85 x 28 GiB = 23.8 GiB: refused before anything is built; unbounded (the CPU) fits.
+  CHECK_FALSE(plan_judge_memory(f, 28 * GiB).fits);
+  CHECK(plan_judge_memory(f, 0).fits);
+  f.call_peak_bytes = 20 * GiB;  // intermediates: the measured peak counts
+  CHECK(plan_judge_memory(f, 0).minimum_bytes == 32 * GiB);
+}
+
+TEST_CASE("the footprint and the judge's memory round-trip through their codecs") {
+  MemoryFootprint f{1 * GiB, 2 * GiB, 3 * GiB, 4 * GiB};
+  const MemoryFootprint back = memory_footprint_from_json(to_json(f));
+  CHECK(back.input_bytes == f.input_bytes);
+  CHECK(back.output_bytes == f.output_bytes);
+  CHECK(back.weight_bytes == f.weight_bytes);
+  CHECK(back.call_peak_bytes == f.call_peak_bytes);
+  auto negative = to_json(f);
+  negative["weight_bytes"] = -1;
+  CHECK_THROWS(memory_footprint_from_json(negative));
+  CHECK_THROWS(memory_footprint_from_json(nlohmann::json::object()));  // input_bytes missing
+
+  MemoryUsage u;
+  u.gpu_peak_reserved_bytes = 6 * GiB;
+  CHECK_FALSE(to_json(u).contains("judge"));  // jobs without a judge read as before
+  CHECK_FALSE(memory_usage_from_json(to_json(u)).judge);
+  CHECK(u.job_gpu_peak_reserved_bytes() == 6 * GiB);
+  u.judge = JudgeMemory{true, 24 * GiB, 20 * GiB, 25 * GiB, 2 * GiB};
+  const MemoryUsage read = memory_usage_from_json(to_json(u));
+  REQUIRE(read.judge);
+  CHECK(read.judge->reference_calls);
+  CHECK(read.judge->planned_bytes == 24 * GiB);
+  CHECK(read.judge->gpu_peak_allocated_bytes == 20 * GiB);
+  CHECK(read.judge->gpu_peak_reserved_bytes == 25 * GiB);
+  CHECK(read.judge->host_peak_rss_bytes == 2 * GiB);
+  // The ledger learns the larger of the job's processes: here the judge's.
+  CHECK(read.job_gpu_peak_reserved_bytes() == 25 * GiB);
+  u.gpu_peak_reserved_bytes.reset();
+  CHECK(u.job_gpu_peak_reserved_bytes() == 25 * GiB);
+  auto bad = to_json(u);
+  bad["judge"]["planned_bytes"] = -5;
+  CHECK_THROWS(memory_usage_from_json(bad));
+}
