@@ -1,8 +1,10 @@
 // End to end: reference work kept across the jobs of one problem (docs/timing.md#kept-reference-
 // work), on the CPU with real workers. Four candidates of add_one with eager and Inductor
-// baselines: kept (--keep-reference on) against the full protocol (off): the 2nd..4th jobs
-// neither compile Inductor nor re-time the baselines, their baseline figures are the trusted
-// record's, and statuses equal the full protocol's. The second candidate
+// baselines: kept (--keep-reference on) against the full protocol (off): a job the record serves
+// neither compiles Inductor nor re-times the baselines, its baseline figures are the trusted
+// record's, and statuses equal the full protocol's; a job whose drift check fails (host timing
+// on a loaded machine) must show the documented fallback, and at least one later job must be
+// served by a record measured before it. The second candidate
 // (tests/hostile/kept_reference_poisoner.py) writes into the store; no later baseline changes.
 // Then a drift bound nothing can meet sends every job to the full protocol, and candidates their
 // source decides (a syntax error, no ModelNew) are not made to wait for the first record (~10 s,
@@ -10,7 +12,9 @@
 // C++ on the CPU (three compilations: the trusted worker's, two full jobs'): ~3 min alone on the
 // 2-core machine, ~8 min beside three other builds. Run alone in CTest (RUN_SERIAL): its drift
 // checks time the host, and a test beside it is the noise they are meant to refuse.
+#include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -56,6 +60,13 @@ nlohmann::json run(const fs::path& suite, const fs::path& dir, const std::string
   return nlohmann::json::parse(std::ifstream(results))["results"];
 }
 
+// The work dir of the suite's job `index`.
+std::string job_dir_name(std::size_t index) {
+  char name[16];
+  std::snprintf(name, sizeof name, "job-%04zu", index);
+  return name;
+}
+
 double phase(const nlohmann::json& result, const char* name) {
   return result["diagnostics"]["worker_timeline"]["phases_s"].value(name, 0.0);
 }
@@ -81,6 +92,7 @@ TEST_CASE("kept reference work: baselines measured once, verdicts as the full pr
   const auto ok = test::kDataDir / "candidates" / "add_one_ok.py";
   const std::pair<std::string, fs::path> a_ok{"a_ok.py", ok},
       poison{"b_poison.py", test::kSourceDir / "tests/hostile/kept_reference_poisoner.py"};
+  const std::vector<std::string> names{"a_ok.py", "b_poison.py", "c_ok.py", "d_ok.py"};
   const auto suite = write_suite(dir.path(), "kept", {a_ok, poison, {"c_ok.py", ok}, {"d_ok.py", ok}}, "[eager, inductor]");
   // The full protocol on the first two only: each of its jobs compiles Inductor (C++ on the CPU).
   const auto full_suite = write_suite(dir.path(), "full", {a_ok, poison}, "[eager, inductor]");
@@ -88,84 +100,108 @@ TEST_CASE("kept reference work: baselines measured once, verdicts as the full pr
   const auto kept = test::results_by_key(run(suite, dir.path(), "kept", "--keep-reference on --keep-reference-drift 0.9"));
   const auto full = test::results_by_key(run(full_suite, dir.path(), "full", "--keep-reference off"));
   const bool landlock = sandbox_support().landlock_abi > 0;
+  auto job = [&](std::size_t i) -> const nlohmann::json& { return kept.at("add_one/" + names[i]); };
 
-  const auto& first = kept.at("add_one/a_ok.py");
-  const auto& poisoner = kept.at("add_one/b_poison.py");
-  INFO(first.dump(2));
-  INFO(poisoner.dump(2));
   for (const auto& [key, result] : full) {
     INFO(key);
     CHECK(result["status"] == kept.at(key)["status"]);  // the same verdicts
     CHECK_FALSE(result.contains("kept_reference"));
     CHECK(result["timings"]["inductor"].is_object());
   }
-  REQUIRE(first["status"] == "ok");
-  CHECK(first["kept_reference"]["kept"] == true);
-  CHECK(first["kept_reference"]["refreshed"] == true);  // the first job had the record measured
-  CHECK(first["kept_reference"]["refresh_s"].get<double>() > 0);
-  CHECK(first["kept_reference"]["uses"] == 1);
-  CHECK(first["kept_reference"]["drift"].is_number());
-  CHECK(first["timings"]["inductor"].is_object());
-  CHECK(first["speedups"].contains("inductor"));
-  CHECK(first["diagnostics"]["kept_reference"]["fresh_baselines"].contains("eager"));
-  CHECK_FALSE(first["diagnostics"]["kept_reference"]["fresh_baselines"].contains("inductor"));
-  const std::string digest = first["kept_reference"]["key"];
+  const std::string digest = job(0)["kept_reference"]["key"];
   const auto record_file = dir.path() / "work-kept" / "kept-reference" / digest / "record.json";
   REQUIRE(fs::exists(record_file));
+  // Every job either kept the record's figures or -- its drift check failed, which host timing on
+  // a loaded 2-core machine does now and then (seen: +31.7% on the first job, a CI of [0.38, 4.26]
+  // on a later one, under this 0.9 bound) -- took the documented fallback: the record measured
+  // again by a trusted worker, then the job again with the full protocol. Nothing else. The eager
+  // samples of the record in force are followed from job to job: a kept job's are exactly the
+  // record's, and jobs served by one record share them.
+  std::optional<std::vector<double>> in_force;  // the record's eager samples, once a kept job showed them
+  int reused = 0;                               // kept jobs served by a record measured for an earlier job
+  std::optional<std::size_t> last_reused;
+  int uses_before = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto& result = job(i);
+    const auto& use = result["kept_reference"];
+    INFO(names[i] << "\n" << result.dump(2));
+    REQUIRE(result["status"] == "ok");  // the poisoner is correct: only its writes are hostile
+    CHECK(use["key"] == digest);
+    CHECK(result["timings"]["inductor"].is_object());
+    CHECK(result["speedups"].contains("inductor"));
+    if (i == 0) {
+      CHECK(use["refreshed"] == true);  // the first job had the record measured
+      CHECK(use["refresh_s"].get<double>() > 0);
+    }
+    if (use.value("fallback", "").find("fresh baseline differs") != std::string::npos) {
+      CHECK(use["kept"] == false);
+      CHECK(use["refreshed"] == true);  // the record measured again, by a trusted worker
+      CHECK(use["drift"].is_number());
+      CHECK(result["diagnostics"]["kept_reference"]["first_attempt"]["status"] == "ok");
+      CHECK(result["protocol"].contains("pre_import_median_ms"));  // the full protocol ran
+      CHECK_FALSE(result["protocol"].contains("kept_baselines"));
+      CHECK(fs::is_directory(dir.path() / "work-kept" / job_dir_name(i) / "full"));
+      in_force.reset();  // a new record, which no kept job has shown yet
+      continue;
+    }
+    REQUIRE(use["kept"] == true);
+    CHECK(use.value("fallback", "") == "");
+    CHECK(use["drift"].is_number());
+    // Only the drift baseline was timed fresh; the Inductor figures are the record's.
+    CHECK(result["diagnostics"]["kept_reference"]["fresh_baselines"].contains("eager"));
+    CHECK_FALSE(result["diagnostics"]["kept_reference"]["fresh_baselines"].contains("inductor"));
+    CHECK(result["protocol"].contains("kept_baselines"));
+    const int uses = use["uses"].get<int>();
+    if (use["refreshed"] == false) {
+      ++reused;
+      last_reused = i;
+      if (in_force) {
+        CHECK(samples(result, "eager") == *in_force);
+        CHECK(uses == uses_before + 1);
+      } else {
+        CHECK(uses == 1);  // the first job served by the record a drift fallback measured
+      }
+    } else {
+      CHECK(uses == 1);  // a record measured for this job
+    }
+    uses_before = uses;
+    in_force = samples(result, "eager");
+  }
+  // The record on disk is the last one measured; when a kept job showed it, these are its figures.
   const auto record = nlohmann::json::parse(std::ifstream(record_file));
-  // A later job whose drift check failed had the record measured again by a trusted worker
-  // (host timing on a 2-core machine drifts); only then may the record differ from the first's.
-  auto drift_fallback = [&](const char* name) {
-    return kept.at(std::string("add_one/") + name)["kept_reference"].value("fallback", "").find(
-               "fresh baseline differs") != std::string::npos;
-  };
-  const bool remeasured = drift_fallback("b_poison.py") || drift_fallback("c_ok.py") || drift_fallback("d_ok.py");
-  if (!remeasured)
-    CHECK(record["baselines"]["eager"]["samples_ms"].get<std::vector<double>>() == samples(first, "eager"));
+  if (in_force) CHECK(record["baselines"]["eager"]["samples_ms"].get<std::vector<double>>() == *in_force);
+  // Reuse itself: at least one job was served by a record measured before it, for another job
+  // (all three later jobs would have to drift for this to fail on noise; broken reuse always does).
+  REQUIRE(reused >= 1);
 
   // The poisoner ran (correct), and whatever it wrote changed no later baseline.
-  CHECK(poisoner["status"] == "ok");
+  const auto& poisoner = job(1);
   const std::string said = poisoner["diagnostics"].value("stdout_tail", "");
   CHECK(said.find("kept-reference-poisoner") != std::string::npos);
-  for (const char* name : {"c_ok.py", "d_ok.py"}) {
-    const auto& later = kept.at(std::string("add_one/") + name);
-    INFO(later.dump(2));
-    REQUIRE(later["status"] == "ok");
-    // Kept, or its drift check failed and it ran the full protocol (the designed fallback: host
-    // timing on a 2-core machine under CI's load drifts) -- nothing else.
-    if (drift_fallback(name)) {
-      CHECK(later["kept_reference"]["kept"] == false);
-    } else {
-      CHECK(later["kept_reference"]["kept"] == true);
-    }
-    CHECK(later["kept_reference"]["key"] == digest);
-    // Never the forged 1000x baseline: the kept figures are the controller's, from memory.
-    for (const double ms : samples(later, "eager")) CHECK(ms < 100 * samples(first, "eager").front());
-  }
-  const auto& c_ok = kept.at("add_one/c_ok.py");
+  // Never the forged 1000x baseline: the kept figures are the controller's, from memory.
+  for (std::size_t i = 2; i < names.size(); ++i)
+    for (const double ms : samples(job(i), "eager")) CHECK(ms < 100 * samples(job(0), "eager").front());
+  const auto& c_ok = job(2);
   if (landlock) {
-    // The store was out of the poisoner's reach: the record served every job unchanged.
+    // The store was out of the poisoner's reach: no record was measured again except for a drift.
     CHECK_FALSE(wrote_into_store(said));
-    if (!drift_fallback("b_poison.py") && !drift_fallback("c_ok.py")) {
-      CHECK(c_ok["kept_reference"]["refreshed"] == false);
-      CHECK(samples(c_ok, "eager") == samples(first, "eager"));
-    }
-    CHECK(nlohmann::json::parse(std::ifstream(record_file))["baselines"]["eager"] == record["baselines"]["eager"]);
+    for (std::size_t i = 1; i < names.size(); ++i)
+      if (job(i)["kept_reference"]["refreshed"] == true) {
+        INFO(names[i]);
+        CHECK(job(i)["kept_reference"]["kept"] == false);
+      }
   } else {
     // Written, then noticed at the next copy: the record was measured again, by a trusted worker.
     CHECK(c_ok["kept_reference"]["refreshed"] == true);
   }
-  const auto& d_ok = kept.at("add_one/d_ok.py");
-  if (drift_fallback("d_ok.py")) return;  // it ran the full protocol: nothing kept to check
-  CHECK(d_ok["kept_reference"]["refreshed"] == false);
-  // Its record served c_ok too, unless c_ok's drift fallback had it measured again.
-  CHECK(d_ok["kept_reference"]["uses"].get<int>() >= (drift_fallback("c_ok.py") ? 1 : 2));
-  CHECK(d_ok["kept_reference"]["age_s"].get<double>() > 0);
-  // No Inductor compilation in a kept job: its reference phase is a fraction of the full one's.
+  // No Inductor compilation in a reused job: its reference phase is a fraction of the full one's.
+  const auto& reuser = job(*last_reused);
   const auto& d_full = full.at("add_one/a_ok.py");
+  INFO(reuser.dump(2));
   INFO(d_full.dump(2));
-  CHECK(phase(d_ok, "reference") < 0.5 * phase(d_full, "reference"));
-  CHECK(phase(d_ok, "reference") + phase(d_ok, "timing") < phase(d_full, "reference") + phase(d_full, "timing"));
+  CHECK(reuser["kept_reference"]["age_s"].get<double>() > 0);
+  CHECK(phase(reuser, "reference") < 0.5 * phase(d_full, "reference"));
+  CHECK(phase(reuser, "reference") + phase(reuser, "timing") < phase(d_full, "reference") + phase(d_full, "timing"));
 }
 
 TEST_CASE("a drift beyond the bound sends the job to the full protocol and the record is measured again") {
