@@ -66,8 +66,9 @@ std::string memory_summary_line(const RunReport& report) {
     out_of_memory += r.diagnostics.contains("out_of_memory");
     alone_again += r.diagnostics.contains("memory_retry");
     if (!r.memory) continue;
-    if (r.memory->gpu_peak_reserved_bytes && *r.memory->gpu_peak_reserved_bytes > gpu) {
-      gpu = *r.memory->gpu_peak_reserved_bytes;
+    // A blinded job's judge included: its reference calls on the device may be the job's peak.
+    if (const auto peak = r.memory->job_gpu_peak_reserved_bytes(); peak && *peak > gpu) {
+      gpu = *peak;
       gpu_at = r.job.problem_id;
     }
     if (r.memory->host_peak_rss_bytes > host) {
