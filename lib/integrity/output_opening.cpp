@@ -101,6 +101,38 @@ std::optional<OpeningFault> check_opening(const OpenedOutput& opened, const std:
   const auto* committed_at = opened.positions.data_ptr<int64_t>();
   const auto* leaf_bytes = static_cast<const char*>(opened.leaves.data_ptr());
   const auto* proof_bytes = opened.proofs.data_ptr<std::uint8_t>();
+  const auto proves = [&](std::size_t k, std::string_view leaf) {
+    std::vector<Sha256Digest> path(depth);
+    for (std::size_t d = 0; d < depth; ++d) std::memcpy(path[d].data(), proof_bytes + (k * depth + d) * 32, 32);
+    return merkle_verify(opened.root, leaves, positions[k], leaf, path);
+  };
+  // Honest work first: every leaf proves and all opened elements match in one comparison (it is
+  // elementwise, so the whole passes exactly when each leaf does). A comparison per leaf cost the
+  // judge ~10 ms per call (1024 leaves of ~20 small tensor ops each), most of its time. Anything
+  // else goes through the leaf-by-leaf pass below, which names the first fault in leaf order.
+  {
+    std::size_t offset = 0;
+    bool whole = true;
+    std::vector<at::Tensor> wanted;
+    wanted.reserve(positions.size());
+    for (std::size_t k = 0; whole && k < positions.size(); ++k) {
+      const std::size_t start = positions[k] * kMerkleLeafBytes;
+      const std::size_t length = start < bytes ? std::min(kMerkleLeafBytes, bytes - start) : 0;
+      whole = std::size_t(committed_at[k]) == positions[k] && length > 0 &&
+              offset + length <= std::size_t(opened.leaves.numel()) &&
+              proves(k, std::string_view(leaf_bytes + offset, length));
+      wanted.push_back(flat.narrow(0, int64_t(start / element), int64_t(length / element)));
+      offset += length;
+    }
+    if (whole && offset == std::size_t(opened.leaves.numel())) {
+      at::Tensor got = at::empty({int64_t(offset / element)}, flat.options());
+      if (offset) std::memcpy(got.data_ptr(), leaf_bytes, offset);
+      if (compare_outputs({wanted.empty() ? got : at::cat(wanted)}, {got}, tolerance).ok) {
+        if (elements_checked) *elements_checked = got.numel();
+        return std::nullopt;
+      }
+    }
+  }
   std::size_t offset = 0;
   int64_t checked = 0;
   for (std::size_t k = 0; k < positions.size(); ++k) {
@@ -108,10 +140,8 @@ std::optional<OpeningFault> check_opening(const OpenedOutput& opened, const std:
     const std::size_t start = positions[k] * kMerkleLeafBytes;
     const std::size_t length = std::min(kMerkleLeafBytes, bytes - start);
     if (offset + length > std::size_t(opened.leaves.numel())) return broken("the opened leaves are truncated");
-    std::vector<Sha256Digest> path(depth);
-    for (std::size_t d = 0; d < depth; ++d) std::memcpy(path[d].data(), proof_bytes + (k * depth + d) * 32, 32);
     const std::string_view leaf(leaf_bytes + offset, length);
-    if (!merkle_verify(opened.root, leaves, positions[k], leaf, path))
+    if (!proves(k, leaf))
       return broken(fmt::format("leaf {} does not prove against the root committed before the reveal", positions[k]));
     const int64_t first = int64_t(start / element), count = int64_t(length / element);
     at::Tensor got = at::empty({count}, flat.options());

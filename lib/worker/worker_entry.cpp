@@ -289,6 +289,9 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
   std::unique_ptr<ProblemContext> context;
   DeviceMemory* memory = nullptr;
   std::optional<JudgeMemory> judge_memory;
+  // Where the judge's time goes (the cost of #20's judge: its start against its checks).
+  const auto began = std::chrono::steady_clock::now();
+  double setup_s = 0;
   try {
     result.job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
     // The interpreter (Trial holds Python handles); torch and the problem only where the calls
@@ -328,8 +331,13 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
         }
       };
     }
+    setup_s = seconds_since(began);
     result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
                               reveals ? &*reveals : nullptr, fresh_expected);
+    // Python, the verified inputs and, for fresh values, torch, the problem and its rebuild;
+    // then the judgement itself (its reference calls are in fresh_values.reference_s).
+    result.diagnostics["judged"]["setup_s"] = setup_s;
+    result.diagnostics["judged"]["judge_s"] = seconds_since(began) - setup_s;
   } catch (const Verdict& failed) {  // the problem, rebuilt here for fresh values, failed
     const Verdict verdict = memory ? memory->explain(failed, "judge") : failed;
     result.status = verdict.status;

@@ -85,3 +85,32 @@ TEST_CASE("leaves changed after the root, another root, or another shape break t
   CHECK(line.rfind("3:1:0:Float:50x64:", 0) == 0);
   CHECK(sample_digest({line}) != sample_digest({commitment_line(3, 0, false, {committed.opened})}));
 }
+
+TEST_CASE("the first fault in leaf order is named, as leaf by leaf: a wrong value before a broken proof") {
+  // Honest openings are compared in one pass; any fault is named by the leaf-by-leaf pass, so a
+  // wrong value in an earlier opened leaf stands before a broken proof in a later one, and the
+  // elements counted are those up to the fault.
+  const int64_t n = 64 * 50;  // 50 leaves of 64 floats, all opened
+  const at::Tensor want = expected_output(n);
+  at::Tensor wrong = want.clone();
+  wrong.reshape(-1)[3 * 64 + 5] = -1.0f;  // leaf 3
+  CommittedOutput committed = commit_output(wrong);
+  const auto positions = opening_positions(7, 0, 0, committed.tree.leaves(), 1024);
+  open_output(committed, positions);
+  // A later opened leaf changed after the root: its proof breaks.
+  static_cast<std::uint8_t*>(committed.opened.leaves.data_ptr())[40 * 256 + 1] ^= 0xff;
+  int64_t checked = 0;
+  const auto fault = check_opening(committed.opened, positions, want, kTolerance, &checked);
+  REQUIRE(fault);
+  CHECK_FALSE(fault->commitment_broken);
+  CHECK(fault->what.find("leaf 3") != std::string::npos);
+  CHECK(checked == 4 * 64);
+  // Without the wrong value, the broken proof is the fault.
+  CommittedOutput honest = commit_output(want.clone());
+  open_output(honest, positions);
+  static_cast<std::uint8_t*>(honest.opened.leaves.data_ptr())[40 * 256 + 1] ^= 0xff;
+  const auto broken = check_opening(honest.opened, positions, want, kTolerance);
+  REQUIRE(broken);
+  CHECK(broken->commitment_broken);
+  CHECK(broken->what.find("leaf 40") != std::string::npos);
+}
