@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -28,6 +29,68 @@ double now_s() {
 nlohmann::json read_grant(const std::filesystem::path& job_dir) {
   std::ifstream in(memory_grant_file(job_dir));
   return in ? nlohmann::json::parse(in) : nlohmann::json();
+}
+
+// Two slots on one 140 GiB GPU, jobs in `work_dir`.
+ControllerOptions one_gpu_two_slots(const std::filesystem::path& work_dir) {
+  ControllerOptions options;
+  options.work_dir = work_dir;
+  options.slots = {WorkerSlot{cuda_device(0), {}, 2}, WorkerSlot{cuda_device(0), {}, 2}};
+  options.device_memory_bytes = {{"cuda:0", 140 * GiB}};
+  return options;
+}
+
+// Four jobs, `large` and "small" in turn, on two slots of one 140 GiB GPU: the first `large`
+// job is short (100 ms on its fair share), so its peak is known before the second one is
+// admitted; the small ones take longer (400 ms). `memory_of(job)`: the memory its result reports.
+// Returns each job's problem, start, end and grant, in the order they ran.
+std::vector<std::tuple<std::string, double, double, nlohmann::json>> run_large_and_small(
+    const std::string& large, const std::function<MemoryUsage(const Job&)>& memory_of) {
+  test::TempDir dir;
+  std::vector<Job> jobs(4);
+  const std::string ids[] = {large, "small", large, "small"};
+  for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].problem_id = ids[i], jobs[i].device = cuda_device(0);
+  std::mutex mutex;
+  std::vector<std::tuple<std::string, double, double, nlohmann::json>> ran;
+  ControllerOptions options = one_gpu_two_slots(dir.path());
+  options.runner = [&](const Job& job, const std::filesystem::path& job_dir, const WorkerSlot&) {
+    const auto grant = read_grant(job_dir);
+    const double start = now_s();
+    const bool first_large = job.problem_id == large && grant["bytes"] == 70 * GiB;
+    std::this_thread::sleep_for(std::chrono::milliseconds(first_large ? 100 : 400));
+    JobResult r;
+    r.job = job;
+    r.status = Status::ok;
+    r.memory = memory_of(job);
+    std::lock_guard lock(mutex);
+    ran.emplace_back(job.problem_id, start, now_s(), grant);
+    return r;
+  };
+  CHECK(run_jobs(jobs, options) == 4);
+  REQUIRE(ran.size() == 4);
+  // The first two start together (fair shares, nothing known yet).
+  CHECK(std::get<3>(ran[0])["bytes"] == 70 * GiB);
+  CHECK(std::get<3>(ran[1])["bytes"] == 70 * GiB);
+  return ran;
+}
+
+// Once `large` is known, one of its jobs has the whole GPU and shares it with nothing.
+void check_large_alone(const std::vector<std::tuple<std::string, double, double, nlohmann::json>>& ran,
+                       const std::string& large) {
+  auto overlaps = [&](std::size_t a, std::size_t b) {
+    return std::get<1>(ran[a]) < std::get<2>(ran[b]) && std::get<1>(ran[b]) < std::get<2>(ran[a]);
+  };
+  CHECK(overlaps(0, 1));
+  int alone = 0;
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    if (std::get<3>(ran[i])["alone"] != true) continue;
+    ++alone;
+    CHECK(std::get<0>(ran[i]) == large);
+    CHECK(std::get<3>(ran[i])["bytes"] == 140 * GiB);
+    for (std::size_t j = 0; j < ran.size(); ++j)
+      if (j != i) CHECK_FALSE(overlaps(i, j));
+  }
+  CHECK(alone == 1);
 }
 
 }  // namespace
@@ -91,52 +154,13 @@ TEST_CASE("a waiting grant gives up when told to stop, and the queue moves on") 
 }
 
 TEST_CASE("run_jobs: a learned large problem runs alone; small ones share the GPU") {
-  test::TempDir dir;
-  // "big" peaks at 100 GiB of 140. Its first job is short, so its peak is known before the
-  // second one starts; the small ones take longer.
-  std::vector<Job> jobs(4);
-  const char* ids[] = {"big", "small", "big", "small"};
-  for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].problem_id = ids[i], jobs[i].device = cuda_device(0);
-  std::mutex mutex;
-  std::vector<std::tuple<std::string, double, double, nlohmann::json>> ran;
-  ControllerOptions options;
-  options.work_dir = dir.path();
-  options.slots = {WorkerSlot{cuda_device(0), {}, 2}, WorkerSlot{cuda_device(0), {}, 2}};
-  options.device_memory_bytes = {{"cuda:0", 140 * GiB}};
-  options.runner = [&](const Job& job, const std::filesystem::path& job_dir, const WorkerSlot&) {
-    const auto grant = read_grant(job_dir);
-    const double start = now_s();
-    const bool first_big = job.problem_id == "big" && grant["bytes"] == 70 * GiB;
-    std::this_thread::sleep_for(std::chrono::milliseconds(first_big ? 100 : 400));
-    JobResult r;
-    r.job = job;
-    r.status = Status::ok;
-    r.memory = MemoryUsage{};
-    r.memory->gpu_peak_reserved_bytes = job.problem_id == "big" ? 100 * GiB : 1 * GiB;
-    std::lock_guard lock(mutex);
-    ran.emplace_back(job.problem_id, start, now_s(), grant);
-    return r;
-  };
-  CHECK(run_jobs(jobs, options) == 4);
-  REQUIRE(ran.size() == 4);
-  auto overlaps = [&](std::size_t a, std::size_t b) {
-    return std::get<1>(ran[a]) < std::get<2>(ran[b]) && std::get<1>(ran[b]) < std::get<2>(ran[a]);
-  };
-  // The first two start together (fair shares, nothing known yet).
-  CHECK(std::get<3>(ran[0])["bytes"] == 70 * GiB);
-  CHECK(std::get<3>(ran[1])["bytes"] == 70 * GiB);
-  CHECK(overlaps(0, 1));
-  // Once "big" is known, its job has the whole GPU and shares it with nothing.
-  int alone = 0;
-  for (std::size_t i = 0; i < ran.size(); ++i) {
-    if (std::get<3>(ran[i])["alone"] != true) continue;
-    ++alone;
-    CHECK(std::get<0>(ran[i]) == "big");
-    CHECK(std::get<3>(ran[i])["bytes"] == 140 * GiB);
-    for (std::size_t j = 0; j < ran.size(); ++j)
-      if (j != i) CHECK_FALSE(overlaps(i, j));
-  }
-  CHECK(alone == 1);
+  // "big" peaks at 100 GiB of 140.
+  const auto ran = run_large_and_small("big", [](const Job& job) {
+    MemoryUsage u;
+    u.gpu_peak_reserved_bytes = job.problem_id == "big" ? 100 * GiB : 1 * GiB;
+    return u;
+  });
+  check_large_alone(ran, "big");
 }
 
 TEST_CASE("run_jobs: a shared grant that ran out of GPU memory runs again alone, once") {
@@ -147,10 +171,7 @@ TEST_CASE("run_jobs: a shared grant that ran out of GPU memory runs again alone,
   for (auto& j : jobs) j.device = cuda_device(0);
   std::mutex mutex;
   std::vector<std::pair<std::string, nlohmann::json>> attempts;
-  ControllerOptions options;
-  options.work_dir = dir.path();
-  options.slots = {WorkerSlot{cuda_device(0), {}, 2}, WorkerSlot{cuda_device(0), {}, 2}};
-  options.device_memory_bytes = {{"cuda:0", 140 * GiB}};
+  ControllerOptions options = one_gpu_two_slots(dir.path());
   options.runner = [&](const Job& job, const std::filesystem::path& job_dir, const WorkerSlot&) {
     const auto grant = read_grant(job_dir);
     {
@@ -198,49 +219,15 @@ TEST_CASE("needs_device_alone: only a GPU shortage (or a planned one) on a share
 }
 
 TEST_CASE("run_jobs: a blinded job's judge peak is what its problem is admitted by") {
-  test::TempDir dir;
   // "blinded" jobs: the candidate worker peaks at 1 GiB, the judge (the reference once per
   // committed call, after it, under the same grant) at 60 GiB of its 70 GiB share: known, that
   // asks for 1.25 x 60 + 1 GiB, more than a share beside another, so the second blinded job
   // gets the whole device. Learned from the candidate worker alone, it would share the GPU.
-  std::vector<Job> jobs(4);
-  const char* ids[] = {"blinded", "small", "blinded", "small"};
-  for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].problem_id = ids[i], jobs[i].device = cuda_device(0);
-  std::mutex mutex;
-  std::vector<std::tuple<std::string, double, double, nlohmann::json>> ran;
-  ControllerOptions options;
-  options.work_dir = dir.path();
-  options.slots = {WorkerSlot{cuda_device(0), {}, 2}, WorkerSlot{cuda_device(0), {}, 2}};
-  options.device_memory_bytes = {{"cuda:0", 140 * GiB}};
-  options.runner = [&](const Job& job, const std::filesystem::path& job_dir, const WorkerSlot&) {
-    const auto grant = read_grant(job_dir);
-    const double start = now_s();
-    const bool blinded = job.problem_id == "blinded";
-    std::this_thread::sleep_for(std::chrono::milliseconds(blinded && grant["bytes"] == 70 * GiB ? 100 : 400));
-    JobResult r;
-    r.job = job;
-    r.status = Status::ok;
-    r.memory = MemoryUsage{};
-    r.memory->gpu_peak_reserved_bytes = 1 * GiB;
-    if (blinded) r.memory->judge = JudgeMemory{true, 50 * GiB, 58 * GiB, 60 * GiB, 2 * GiB};
-    std::lock_guard lock(mutex);
-    ran.emplace_back(job.problem_id, start, now_s(), grant);
-    return r;
-  };
-  CHECK(run_jobs(jobs, options) == 4);
-  REQUIRE(ran.size() == 4);
-  auto overlaps = [&](std::size_t a, std::size_t b) {
-    return std::get<1>(ran[a]) < std::get<2>(ran[b]) && std::get<1>(ran[b]) < std::get<2>(ran[a]);
-  };
-  CHECK(std::get<3>(ran[0])["bytes"] == 70 * GiB);  // nothing known yet: the fair share
-  int alone = 0;
-  for (std::size_t i = 0; i < ran.size(); ++i) {
-    if (std::get<3>(ran[i])["alone"] != true) continue;
-    ++alone;
-    CHECK(std::get<0>(ran[i]) == "blinded");
-    CHECK(std::get<3>(ran[i])["bytes"] == 140 * GiB);
-    for (std::size_t j = 0; j < ran.size(); ++j)
-      if (j != i) CHECK_FALSE(overlaps(i, j));
-  }
-  CHECK(alone == 1);
+  const auto ran = run_large_and_small("blinded", [](const Job& job) {
+    MemoryUsage u;
+    u.gpu_peak_reserved_bytes = 1 * GiB;
+    if (job.problem_id == "blinded") u.judge = JudgeMemory{true, 50 * GiB, 58 * GiB, 60 * GiB, 2 * GiB};
+    return u;
+  });
+  check_large_alone(ran, "blinded");
 }
