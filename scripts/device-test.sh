@@ -273,6 +273,12 @@ for x in json.load(open(sys.argv[1]))["results"]:
     iso = d.get("isolation", {})
     print(f'    isolation {iso.get("mode")} workers {iso.get("reference_worker_s", 0):.1f}/{iso.get("candidate_worker_s", 0):.1f}/'
           f'{iso.get("judge_worker_s", 0):.1f} s witness {iso.get("witness")}')
+    # The judge in the memory plan (docs/memory.md#the-judge): its own GPU peak beside its plan.
+    judge, judged = x.get("memory", {}).get("judge"), d.get("judged", {})
+    print(f'    judge setup {judged.get("setup_s", 0):.2f} s judgement {judged.get("judge_s", 0):.2f} s '
+          f'reference calls {judged.get("fresh_values")} memory {judge}')
+    if "fresh_values" in judged and x["status"] == "ok" and not (judge or {}).get("gpu_peak_reserved_bytes"):
+        problems.append(f'{x["candidate"]}: its judge ran the reference on the GPU and reported no peak ({judge})')
     if iso.get("mode") != "blinded":
         problems.append(f'{x["candidate"]}: not isolated ({iso})')
     if not hostile and not iso.get("witness"):
