@@ -104,6 +104,16 @@ std::string to_string(RequestState state) {
   return "queued";
 }
 
+nlohmann::json to_json(const ReferenceFillStats& fill) {
+  nlohmann::json json = {{"problems", fill.problems},   {"filled", fill.filled},
+                         {"failed", fill.failed},       {"running", fill.running},
+                         {"pending", fill.pending()},   {"cancelled", fill.cancelled},
+                         {"seconds", fill.seconds},     {"done", fill.pending() == 0 && fill.running == 0},
+                         {"failures", fill.failures}};
+  if (!fill.off.empty()) json["off"] = fill.off;
+  return json;
+}
+
 nlohmann::json to_json(const EvaluatorStats& stats) {
   return {{"queued", stats.queued},
           {"running", stats.running},
@@ -113,7 +123,8 @@ nlohmann::json to_json(const EvaluatorStats& stats) {
           {"slots", stats.slots},
           {"accepting", stats.accepting},
           {"by_status", stats.by_status},
-          {"time_sums", to_json(stats.time_sums)}};
+          {"time_sums", to_json(stats.time_sums)},
+          {"reference_fill", to_json(stats.fill)}};
 }
 
 struct Evaluator::State {
@@ -151,6 +162,7 @@ struct Evaluator::State {
   std::map<std::size_t, std::shared_ptr<Entry>> by_index;  // queued or running
   std::unordered_map<std::string, std::shared_ptr<Entry>> by_id;
   std::deque<std::string> finished_order;  // oldest first, for keep_finished
+  std::map<std::size_t, std::string> fills;  // session index -> problem, of the reference fill
   EvaluatorStats stats;
 
   void log(const std::string& line) const {
@@ -165,6 +177,10 @@ struct Evaluator::State {
 
   void on_start(std::size_t index) {
     std::lock_guard lock(mutex);
+    if (fills.count(index)) {
+      ++stats.fill.running;
+      return;
+    }
     const auto it = by_index.find(index);
     if (it == by_index.end()) return;
     auto& entry = *it->second;
@@ -185,6 +201,39 @@ struct Evaluator::State {
       by_index.erase(it);
     }
     finish(*entry, result, true);
+  }
+
+  void on_fill(std::size_t index, const JobResult& result) {
+    std::lock_guard lock(mutex);
+    const auto it = fills.find(index);
+    if (it == fills.end()) return;
+    auto& fill = stats.fill;
+    --fill.running;
+    fill.seconds += result.wall_s;
+    if (is_correct(result.status)) {
+      ++fill.filled;
+    } else {
+      ++fill.failed;
+      fill.failures[it->second] = result.message;
+    }
+  }
+
+  // Every problem's kept record queued for measurement, before any request (indices 0..k-1).
+  void queue_fill() {
+    std::string why;
+    for (const auto& problem : suite.problems) {
+      Job job = problem_job(problem, devices.front());
+      job.candidate = "(reference fill)";  // no candidate: the trusted worker reads none
+      const auto index = session->push_reference_fill(std::move(job), why);
+      if (!index) continue;
+      fills[*index] = problem.id;
+      next_index = *index + 1;
+    }
+    stats.fill.problems = fills.size();
+    if (fills.empty()) stats.fill.off = why.empty() ? "no problem" : why;
+    log(fills.empty() ? "kbench: no reference fill: " + stats.fill.off
+                      : fmt::format("kbench: queued the reference fill of {} problem{} (requests go first)",
+                                    fills.size(), fills.size() == 1 ? "" : "s"));
   }
 
   // The entry's evaluation is `result`: kept for lookup, counted, handed to its waiters.
@@ -293,6 +342,7 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   setup.keep_results = false;  // the Evaluator keeps its own, bounded by keep_finished
   setup.on_start = [&s](std::size_t index) { s.on_start(index); };
   setup.on_result = [&s](std::size_t index, const JobResult& result, bool) { s.on_result(index, result); };
+  setup.on_fill = [&s](std::size_t index, const JobResult& result) { s.on_fill(index, result); };
   RunReport header;
   header.suite_name = s.suite.name;
   header.suite_file = s.suite.file;
@@ -301,6 +351,8 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   s.session = std::make_unique<RunSession>(std::move(setup), std::move(header), std::vector<Job>{});
   s.stats.max_queued = s.config.max_queued;
   s.stats.slots = s.session->slot_count();
+  if (s.config.fill_reference) s.queue_fill();
+  else s.stats.fill.off = "off (fill_reference off)";
   s.runner = std::thread([&s] {
     try {
       s.session->run();
@@ -459,6 +511,15 @@ void Evaluator::drain() {
     std::lock_guard lock(s.mutex);
     s.accepting = false;
   }
+  // Filling ahead is for requests to come: none will, so fills not started are dropped.
+  const auto cancelled = s.session->cancel_reference_fills();
+  {
+    std::lock_guard lock(s.mutex);
+    s.stats.fill.cancelled += cancelled.size();
+  }
+  if (!cancelled.empty())
+    s.log(fmt::format("kbench: draining: {} reference fill{} not started dropped", cancelled.size(),
+                      cancelled.size() == 1 ? "" : "s"));
   s.session->close();
   if (s.runner.joinable()) s.runner.join();
   s.session.reset();

@@ -50,6 +50,11 @@ struct EvaluatorConfig {
   // (default: on a GPU), "on", "off"; the drift check's bound (default 0.02).
   std::optional<std::string> keep_reference;
   std::optional<double> keep_reference_drift;
+  // The kept reference of every problem measured in the background from the start (a reference
+  // fill), so that no request pays it: on by default wherever reference work is kept (a reward
+  // loop sends every problem many times). Requests go first: a fill runs only in a slot no
+  // request waits for (docs/serve.md#reference-fill).
+  bool fill_reference = true;
   std::optional<double> timeout_s;           // overrides every problem's timeout_s
   // GiB the admission ledger shares out among each device's workers, as `kbench run
   // --device-memory-gb` (docs/memory.md#admission); default 95% of each GPU's, the CPU unbounded.
@@ -85,6 +90,20 @@ struct RequestStatus {
   std::optional<Evaluation> evaluation;  // once finished
 };
 
+// The reference fill's progress (EvaluatorConfig::fill_reference).
+struct ReferenceFillStats {
+  std::string off;            // why nothing is filled ("" when the fill runs)
+  std::size_t problems = 0;   // problems queued for the fill
+  std::size_t filled = 0;     // their record is kept: measured by the fill, or already there
+  std::size_t failed = 0;     // the trusted measurement failed (a request measures again)
+  std::size_t running = 0;
+  std::size_t cancelled = 0;  // not started when the service drained
+  double seconds = 0;         // the trusted workers' wall time, summed
+  std::map<std::string, std::string> failures;  // problem -> why
+  [[nodiscard]] std::size_t pending() const { return problems - filled - failed - running - cancelled; }
+};
+nlohmann::json to_json(const ReferenceFillStats& fill);
+
 struct EvaluatorStats {
   std::size_t queued = 0;    // waiting for a worker
   std::size_t running = 0;
@@ -95,6 +114,7 @@ struct EvaluatorStats {
   bool accepting = true;
   std::map<std::string, std::size_t> by_status;  // finished evaluations per status
   TimeSplit time_sums;  // summed over the finished ones (phases_s summed per phase)
+  ReferenceFillStats fill;
 };
 nlohmann::json to_json(const EvaluatorStats& stats);
 
