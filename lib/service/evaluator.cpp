@@ -104,16 +104,6 @@ std::string to_string(RequestState state) {
   return "queued";
 }
 
-nlohmann::json to_json(const ReferenceFillStats& fill) {
-  nlohmann::json json = {{"problems", fill.problems},   {"filled", fill.filled},
-                         {"failed", fill.failed},       {"running", fill.running},
-                         {"pending", fill.pending()},   {"cancelled", fill.cancelled},
-                         {"seconds", fill.seconds},     {"done", fill.pending() == 0 && fill.running == 0},
-                         {"failures", fill.failures}};
-  if (!fill.off.empty()) json["off"] = fill.off;
-  return json;
-}
-
 nlohmann::json to_json(const EvaluatorStats& stats) {
   return {{"queued", stats.queued},
           {"running", stats.running},
@@ -162,7 +152,7 @@ struct Evaluator::State {
   std::map<std::size_t, std::shared_ptr<Entry>> by_index;  // queued or running
   std::unordered_map<std::string, std::shared_ptr<Entry>> by_id;
   std::deque<std::string> finished_order;  // oldest first, for keep_finished
-  std::map<std::size_t, std::string> fills;  // session index -> problem, of the reference fill
+  ReferenceFill fill;
   EvaluatorStats stats;
 
   void log(const std::string& line) const {
@@ -177,10 +167,7 @@ struct Evaluator::State {
 
   void on_start(std::size_t index) {
     std::lock_guard lock(mutex);
-    if (fills.count(index)) {
-      ++stats.fill.running;
-      return;
-    }
+    if (fill.started(index)) return;
     const auto it = by_index.find(index);
     if (it == by_index.end()) return;
     auto& entry = *it->second;
@@ -201,39 +188,6 @@ struct Evaluator::State {
       by_index.erase(it);
     }
     finish(*entry, result, true);
-  }
-
-  void on_fill(std::size_t index, const JobResult& result) {
-    std::lock_guard lock(mutex);
-    const auto it = fills.find(index);
-    if (it == fills.end()) return;
-    auto& fill = stats.fill;
-    --fill.running;
-    fill.seconds += result.wall_s;
-    if (is_correct(result.status)) {
-      ++fill.filled;
-    } else {
-      ++fill.failed;
-      fill.failures[it->second] = result.message;
-    }
-  }
-
-  // Every problem's kept record queued for measurement, before any request (indices 0..k-1).
-  void queue_fill() {
-    std::string why;
-    for (const auto& problem : suite.problems) {
-      Job job = problem_job(problem, devices.front());
-      job.candidate = "(reference fill)";  // no candidate: the trusted worker reads none
-      const auto index = session->push_reference_fill(std::move(job), why);
-      if (!index) continue;
-      fills[*index] = problem.id;
-      next_index = *index + 1;
-    }
-    stats.fill.problems = fills.size();
-    if (fills.empty()) stats.fill.off = why.empty() ? "no problem" : why;
-    log(fills.empty() ? "kbench: no reference fill: " + stats.fill.off
-                      : fmt::format("kbench: queued the reference fill of {} problem{} (requests go first)",
-                                    fills.size(), fills.size() == 1 ? "" : "s"));
   }
 
   // The entry's evaluation is `result`: kept for lookup, counted, handed to its waiters.
@@ -342,7 +296,10 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   setup.keep_results = false;  // the Evaluator keeps its own, bounded by keep_finished
   setup.on_start = [&s](std::size_t index) { s.on_start(index); };
   setup.on_result = [&s](std::size_t index, const JobResult& result, bool) { s.on_result(index, result); };
-  setup.on_fill = [&s](std::size_t index, const JobResult& result) { s.on_fill(index, result); };
+  setup.on_fill = [&s](std::size_t index, const JobResult& result) {
+    std::lock_guard lock(s.mutex);
+    s.fill.finished(index, result);
+  };
   RunReport header;
   header.suite_name = s.suite.name;
   header.suite_file = s.suite.file;
@@ -351,8 +308,12 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   s.session = std::make_unique<RunSession>(std::move(setup), std::move(header), std::vector<Job>{});
   s.stats.max_queued = s.config.max_queued;
   s.stats.slots = s.session->slot_count();
-  if (s.config.fill_reference) s.queue_fill();
-  else s.stats.fill.off = "off (fill_reference off)";
+  if (s.config.fill_reference) {
+    s.log(s.fill.queue(*s.session, s.suite, s.devices.front()));
+    s.next_index = s.fill.next_index();
+  } else {
+    s.fill.turn_off("off (fill_reference off)");
+  }
   s.runner = std::thread([&s] {
     try {
       s.session->run();
@@ -491,6 +452,7 @@ EvaluatorStats Evaluator::stats() const {
   std::lock_guard lock(state_->mutex);
   EvaluatorStats stats = state_->stats;
   stats.accepting = state_->accepting;
+  stats.fill = state_->fill.stats();
   return stats;
 }
 
@@ -515,7 +477,7 @@ void Evaluator::drain() {
   const auto cancelled = s.session->cancel_reference_fills();
   {
     std::lock_guard lock(s.mutex);
-    s.stats.fill.cancelled += cancelled.size();
+    s.fill.cancelled(cancelled.size());
   }
   if (!cancelled.empty())
     s.log(fmt::format("kbench: draining: {} reference fill{} not started dropped", cancelled.size(),

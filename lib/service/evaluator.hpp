@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "service/evaluation.hpp"
+#include "service/reference_fill.hpp"
 
 namespace kbench {
 
@@ -90,20 +91,6 @@ struct RequestStatus {
   std::optional<Evaluation> evaluation;  // once finished
 };
 
-// The reference fill's progress (EvaluatorConfig::fill_reference).
-struct ReferenceFillStats {
-  std::string off;            // why nothing is filled ("" when the fill runs)
-  std::size_t problems = 0;   // problems queued for the fill
-  std::size_t filled = 0;     // their record is kept: measured by the fill, or already there
-  std::size_t failed = 0;     // the trusted measurement failed (a request measures again)
-  std::size_t running = 0;
-  std::size_t cancelled = 0;  // not started when the service drained
-  double seconds = 0;         // the trusted workers' wall time, summed
-  std::map<std::string, std::string> failures;  // problem -> why
-  [[nodiscard]] std::size_t pending() const { return problems - filled - failed - running - cancelled; }
-};
-nlohmann::json to_json(const ReferenceFillStats& fill);
-
 struct EvaluatorStats {
   std::size_t queued = 0;    // waiting for a worker
   std::size_t running = 0;
@@ -114,7 +101,7 @@ struct EvaluatorStats {
   bool accepting = true;
   std::map<std::string, std::size_t> by_status;  // finished evaluations per status
   TimeSplit time_sums;  // summed over the finished ones (phases_s summed per phase)
-  ReferenceFillStats fill;
+  ReferenceFillStats fill;  // the reference fill's progress (EvaluatorConfig::fill_reference)
 };
 nlohmann::json to_json(const EvaluatorStats& stats);
 
