@@ -36,15 +36,22 @@ std::filesystem::path worker_lock_file() {
   return file;
 }
 
+// The worker's GpuLock, Python started, its drain counted in `drained`.
+GpuLock& worker_lock(int& drained) {
+  start_python();
+  worker_lock_file();
+  GpuLock& worker = GpuLock::instance();
+  REQUIRE(worker.enabled());
+  worker.set_drain([&drained] { ++drained; });
+  return worker;
+}
+
 }  // namespace
 
 TEST_CASE("a wrapped compile drops the shared lock: a waiting timer times during it, the caller queues behind") {
-  start_python();
-  const auto file = worker_lock_file();
-  GpuLock& worker = GpuLock::instance();
-  REQUIRE(worker.enabled());
   int drained = 0;
-  worker.set_drain([&] { ++drained; });
+  const auto file = worker_lock_file();
+  GpuLock& worker = worker_lock(drained);
 
   // A module with a slow, CPU-only `compile` (the GIL is let go while it sleeps).
   py::module_ fake = py::reinterpret_borrow<py::module_>(py::module_::import("types").attr("ModuleType")("fake_triton"));
@@ -98,12 +105,9 @@ TEST_CASE("a wrapped compile drops the shared lock: a waiting timer times during
 }
 
 TEST_CASE("a wrapped pool wait drops the shared lock while compile subprocesses work, then calls the original under it") {
-  start_python();
-  const auto file = worker_lock_file();
-  GpuLock& worker = GpuLock::instance();
-  REQUIRE(worker.enabled());
   int drained = 0;
-  worker.set_drain([&] { ++drained; });
+  const auto file = worker_lock_file();
+  GpuLock& worker = worker_lock(drained);
   const int drops_before = lock_drops();
 
   // Inductor's shapes: futures wrapping a pool's concurrent.futures.Future, and a class whose
