@@ -75,6 +75,13 @@ void add_serve_command(CLI::App& app) {
       ->type_name("auto|on|off")
       ->transform(CLI::IsMember({"auto", "on", "off"}))
       ->group("Execution");
+  cmd->add_option_function<std::string>(
+         "--fill-reference", [options](const std::string& value) { options->evaluator.fill_reference = value == "on"; },
+         "Measure every problem's kept reference at start, in slots no request waits for, so first requests do "
+         "not pay it (default on; nothing to fill where --keep-reference is off; docs/serve.md#reference-fill)")
+      ->type_name("on|off")
+      ->transform(CLI::IsMember({"on", "off"}))
+      ->group("Execution");
   cmd->add_option("--keep-reference-drift", evaluator.keep_reference_drift,
                   "Bound of the kept baselines' drift check (default 0.02)")
       ->check(documented_range("--keep-reference-drift"))

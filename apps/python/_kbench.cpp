@@ -92,7 +92,8 @@ PYBIND11_MODULE(_kbench, m) {
                        std::optional<double> keep_reference_drift, std::optional<double> timeout_s,
                        std::optional<std::string> work_dir, std::size_t max_queued, std::size_t keep_finished,
                        std::optional<std::function<void(const std::string&)>> log,
-                       std::optional<std::string> timing_preset, std::optional<double> device_memory_gb) {
+                       std::optional<std::string> timing_preset, std::optional<double> device_memory_gb,
+                       bool fill_reference) {
              EvaluatorConfig config;
              config.suite_file = suite;
              config.device = device;
@@ -103,6 +104,7 @@ PYBIND11_MODULE(_kbench, m) {
              config.prestart = std::move(prestart);
              config.keep_reference = std::move(keep_reference);
              config.keep_reference_drift = keep_reference_drift;
+             config.fill_reference = fill_reference;
              config.timeout_s = timeout_s;
              config.device_memory_gb = device_memory_gb;
              if (work_dir) config.work_dir = *work_dir;
@@ -127,7 +129,8 @@ PYBIND11_MODULE(_kbench, m) {
            py::arg("prestart") = py::none(), py::arg("keep_reference") = py::none(),
            py::arg("keep_reference_drift") = py::none(), py::arg("timeout_s") = py::none(), py::arg("work_dir") = py::none(),
            py::arg("max_queued") = 256, py::arg("keep_finished") = 4096, py::arg("log") = py::none(),
-           py::arg("timing_preset") = py::none(), py::arg("device_memory_gb") = py::none())
+           py::arg("timing_preset") = py::none(), py::arg("device_memory_gb") = py::none(),
+           py::arg("fill_reference") = true)
       .def(
           "submit",
           [](Evaluator& self, const std::string& problem_id, const std::string& source, const std::string& backend,

@@ -9,6 +9,9 @@ time split. Exit 1 when a status is not the expected one or a run fails.
 
   PYTHONPATH=build/python python3 benchmarks/throughput/rl_batch.py --device cuda \\
       --kbench build/bin/kbench --out /tmp/tp [--problems 8] [--run-budget-s 200]
+  # the reference fill (docs/serve.md#reference-fill): the batch sent once the fill is done, as
+  # a trainer whose first rollouts outlast it; compare with --fill-reference off
+  ... --skip-run --wait-for-fill
   # CPU (Triton's interpreter; small sizes): the test_throughput_rl CTest entry runs
   python3 benchmarks/throughput/rl_batch.py --device cpu --problems 2 --hostile 2 --out /tmp/tp
 """
@@ -158,7 +161,10 @@ def run_evaluator(args, suite, batch):
     ev = kbench.Evaluator(str(suite), devices=args.device, workers=args.workers,
                           workers_per_gpu=args.workers_per_gpu, timing=args.timing,
                           keep_reference=args.keep_reference, prestart=args.prestart,
-                          kbench_binary=args.kbench)
+                          kbench_binary=args.kbench, fill_reference=args.fill_reference)
+    if args.wait_for_fill:  # the fill's time is start-up here, not the batch's
+        while not ev.stats()["reference_fill"]["done"]:
+            time.sleep(0.5)
     startup_s = time.monotonic() - started
     started = time.monotonic()
     with open(args.out_dir / "results.jsonl", "w") as log:
@@ -205,6 +211,10 @@ def main() -> int:
                         help="the Evaluator's keep_reference (default: its own, auto)")
     parser.add_argument("--prestart", default=None, type=lambda v: v == "on", metavar="on|off",
                         help="the Evaluator's prestart (default: its own)")
+    parser.add_argument("--fill-reference", default=True, type=lambda v: v == "on", metavar="on|off",
+                        help="the Evaluator's reference fill at start (default on)")
+    parser.add_argument("--wait-for-fill", action="store_true",
+                        help="send the batch only once the reference fill is done (its time counted as start-up)")
     parser.add_argument("--run-budget-s", type=float, default=None,
                         help="stop `kbench run` after this long (its rate is over what finished)")
     parser.add_argument("--skip-run", action="store_true", help="only the Evaluator")
@@ -240,6 +250,9 @@ def main() -> int:
           f"{env.get('device_name', args.device)}:")
     print(f"  {len(results)} evaluations in {batch_s:.1f} s: {rate:.3f} evaluations/s sustained "
           f"(start-up {startup_s:.1f} s, not counted)")
+    fill = stats.get("reference_fill", {})
+    print(f"  reference fill: {fill.get('off') or json.dumps({k: fill.get(k) for k in ('problems', 'filled', 'failed', 'seconds')})}"
+          f"{' (waited for before the batch)' if args.wait_for_fill else ''}")
     print(f"  statuses {json.dumps(stats['by_status'])}; unexpected {len(bad)}")
     walls = [x["worker_wall_s"] for x in rows if x["worker_wall_s"] is not None]
     if walls:
@@ -263,7 +276,8 @@ def main() -> int:
                "evaluator": {"timing": args.timing, "slots": stats["slots"], "wall_s": batch_s,
                              "startup_s": startup_s, "evaluations_per_s": rate, "by_status": stats["by_status"],
                              "time_sums_s": sums, "phases_sums_s": phases,
-                             "gpu_lock_counts": lock},
+                             "gpu_lock_counts": lock, "reference_fill": fill,
+                             "waited_for_fill": args.wait_for_fill},
                "results": rows}
     if not args.skip_run:
         run_results, run_s, rc = run_kbench_run(args, out, batch)

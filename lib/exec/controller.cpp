@@ -364,6 +364,23 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
   return out;
 }
 
+JobResult run_reference_fill(const Job& planned, const std::filesystem::path& job_dir, const WorkerSlot& slot) {
+  Job job = planned;
+  job.device = slot.device.value_or(planned.device);
+  if (!slot.kept_reference) {
+    JobResult result;
+    result.job = job;
+    result.status = Status::problem_error;
+    result.message = "no kept reference work in this run (--keep-reference off)";
+    return result;
+  }
+  std::filesystem::create_directories(job_dir);  // the grant file's folder
+  return fill_kept_reference(job, *slot.kept_reference,
+                             [&](const std::filesystem::path& dir, const std::vector<std::string>& args, bool) {
+                               return run_job_once(job, dir, job_dir, slot, {}, args);
+                             });
+}
+
 ProblemCheckOutcome check_problem_in_worker(const Job& job, const std::filesystem::path& job_dir,
                                             const WorkerSlot& slot, bool inductor) {
   std::optional<ExtensionCache> cache;  // problems build no extensions; the cache is not published
@@ -430,6 +447,7 @@ std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options) {
   const std::vector<WorkerSlot> slots =
       options.slots.empty() ? std::vector<WorkerSlot>{WorkerSlot{}} : options.slots;
   const auto runner = options.runner ? options.runner : run_job;
+  const auto fill_runner = options.fill_runner ? options.fill_runner : run_reference_fill;
   std::mutex mutex;  // guards the fields below and serialises the callbacks
   std::size_t finished = 0;
   std::exception_ptr failure;
@@ -469,8 +487,10 @@ std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options) {
         }
         if (claimed) {
           if (options.on_start) options.on_start(index, queue.job(index), slot_index);
+          // Evaluations only: a fill starts its own trusted worker, and one claimed ahead would
+          // keep a request that comes later waiting behind it.
           while (ahead.size() < prestart_depth) {
-            const auto next = queue.try_claim();
+            const auto next = queue.try_claim(/*fills=*/false);
             if (!next) break;
             ahead.emplace_back(*next, std::make_unique<PrestartedJob>(queue.job(*next), job_dir(*next), slot));
           }
@@ -483,13 +503,14 @@ std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options) {
       }
       try {
         const Job& job = queue.job(index);
+        const auto& run = queue.kind(index) == JobKind::reference_fill ? fill_runner : runner;
         // The ledger's key: the device's name.
         const std::string device = to_string(slot.device.value_or(job.device));
         // Admission by memory: wait for a grant beside the other workers on this GPU.
         auto grant = ledger.acquire(device, ledger.estimate(device, job.problem_id), stopping);
         if (!grant) return;  // stopping: a pre-started worker is cancelled when `current` drops
         if (ledger.bounded(device)) write_memory_grant(job_dir(index), *grant);
-        JobResult result = current ? current->release() : runner(job, job_dir(index), slot);
+        JobResult result = current ? current->release() : run(job, job_dir(index), slot);
         ledger.release(*grant);
         if (ledger.bounded(device) && !grant->alone && needs_device_alone(result)) {
           // Its shared grant was too small: once more, with the whole device.
@@ -498,7 +519,7 @@ std::size_t run_jobs(JobQueue& queue, const ControllerOptions& options) {
           const auto alone_dir = options.work_dir / fmt::format("job-{:04d}-alone", index);
           write_memory_grant(alone_dir, *grant);
           const std::string first = result.message;
-          result = runner(job, alone_dir, slot);
+          result = run(job, alone_dir, slot);
           ledger.release(*grant);
           result.diagnostics["memory_retry"] = {{"first_attempt", first}, {"alone", true}};
         }

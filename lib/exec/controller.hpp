@@ -56,6 +56,10 @@ struct ControllerOptions {
   std::function<JobResult(const Job& job, const std::filesystem::path& job_dir,
                           const WorkerSlot& slot)>
       runner;
+  // Runs one reference fill (JobKind::reference_fill); default run_reference_fill.
+  std::function<JobResult(const Job& job, const std::filesystem::path& job_dir,
+                          const WorkerSlot& slot)>
+      fill_runner;
 };
 
 // Slots for `devices`: `jobs` slots when given, else one per CUDA device x `workers_per_gpu`,
@@ -81,6 +85,11 @@ JobResult run_job(const Job& job, const std::filesystem::path& job_dir, const Wo
 // schedule and wall time count from the release.
 JobResult run_job_held(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot,
                        const std::function<bool()>& hold);
+
+// A reference fill on `slot` (exec/kept_reference_job.hpp, fill_kept_reference): the trusted
+// worker in the slot's store's folder, the job's grant file in `job_dir`. A slot without a store
+// gives a problem_error result.
+JobResult run_reference_fill(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot);
 
 // `kbench validate`: the problem of `job` checked in a sandboxed worker (`kbench worker
 // --validate`, lib/worker/problem_validation.py) with the job's limits. `report` is the worker's

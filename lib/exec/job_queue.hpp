@@ -16,17 +16,22 @@
 
 namespace kbench {
 
+enum class JobKind { evaluation, reference_fill };
+
 class JobQueue {
  public:
   // Adds `job` and returns its index. `pending` false: the job is already done (resumed from a
   // journal, or a result without a worker) and is never claimed. Throws std::logic_error after
   // close().
-  std::size_t push(Job job, bool pending = true);
+  std::size_t push(Job job, bool pending = true, JobKind kind = JobKind::evaluation);
   // No more jobs: slots stop once the pending ones are taken.
   void close();
 
-  // The next pending job's index, without waiting; nullopt when none is pending now.
-  std::optional<std::size_t> try_claim();
+  // The next pending job's index, without waiting: the oldest pending evaluation, else (with
+  // `fills`) the oldest pending reference fill; nullopt when none is pending now.
+  std::optional<std::size_t> try_claim(bool fills = true);
+  // Drops the reference fills not claimed yet; their indices (never claimed from now on).
+  std::vector<std::size_t> cancel_pending_fills();
   // Waits until a job is pending (true; another slot may claim it first) or the queue is closed
   // with none pending, or `stop` returns true (false). `stop` (may be empty) is called without
   // the queue's lock, every `poll`: interrupts and a failed slot are flags, not notifications.
@@ -35,6 +40,7 @@ class JobQueue {
 
   // The job at `index` (references stay valid while jobs are pushed: a deque).
   [[nodiscard]] const Job& job(std::size_t index) const;
+  [[nodiscard]] JobKind kind(std::size_t index) const;
   [[nodiscard]] std::size_t size() const;
   [[nodiscard]] bool closed() const;
 
@@ -42,7 +48,9 @@ class JobQueue {
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::deque<Job> jobs_;
-  std::deque<std::size_t> pending_;
+  std::deque<JobKind> kinds_;
+  std::deque<std::size_t> pending_;        // evaluations, in push order
+  std::deque<std::size_t> pending_fills_;  // reference fills, in push order
   bool closed_ = false;
 };
 

@@ -140,4 +140,40 @@ JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& j
   return result;
 }
 
+JobResult fill_kept_reference(const Job& job, KeptReferenceStore& store, const JobAttempt& attempt) {
+  JobResult result;
+  result.job = job;
+  KeptReferenceUse use;
+  use.drift_bound = store.drift_bound();
+  try {
+    if (const std::string off = store.off_reason(job); !off.empty()) {
+      result.status = Status::problem_error;
+      result.message = "the problem does not keep reference work: " + off;
+      return result;
+    }
+    const KeptReferenceKey key = store.key_for(job);
+    use.key = key.digest;
+    auto lock = store.lock(key.digest);
+    std::string dropped;
+    if (store.find(key, &dropped)) {
+      result.status = Status::ok;
+      result.message = "the record was already kept";
+      result.kept_reference = use;
+      return result;
+    }
+    std::string why;
+    const auto record = measure_record(key, store.trusted_dir(key.digest), store, attempt,
+                                       dropped.empty() ? "reference fill" : dropped, use.refresh_s, why);
+    result.wall_s = use.refresh_s;
+    use.refreshed = record.has_value();
+    result.kept_reference = use;
+    result.status = record ? Status::ok : Status::problem_error;
+    result.message = record ? "measured by a trusted worker" : why;
+  } catch (const std::exception& e) {  // Interrupted is no std::exception: it ends the run
+    result.status = Status::problem_error;
+    result.message = std::string("the reference fill failed: ") + e.what();
+  }
+  return result;
+}
+
 }  // namespace kbench

@@ -38,4 +38,13 @@ using SourceCheck = std::function<std::optional<JobResult>(const std::filesystem
 JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& job_dir, KeptReferenceStore& store,
                                   const JobAttempt& attempt, const SourceCheck& source_check = {});
 
+// A reference fill (`kbench serve` at start, exec/job_queue.hpp): `job`'s key's record measured
+// now, by the same trusted worker and under the same key lock as step 1 above, so a job of the
+// key that comes meanwhile waits for this record instead of measuring a second one, and finds
+// exactly the record it would have made. No candidate: the job's candidate file is never read.
+// The result: `ok` with `kept_reference` (refreshed: measured now; else the record was there
+// already), or `problem_error` whose message names the trusted worker's failure. Throws nothing
+// but the controller's Interrupted: a failing reference is a result, not the service's end.
+JobResult fill_kept_reference(const Job& job, KeptReferenceStore& store, const JobAttempt& attempt);
+
 }  // namespace kbench

@@ -48,8 +48,9 @@ struct RunSession::State {
   void write_reports() const {
     if (setup.reporters) setup.reporters->write(report);
   }
+  std::size_t fills = 0;  // reference fills pushed: indices, not jobs of the run
   void update_planned() {
-    report.planned_jobs = std::max(expected, by_index.size());
+    report.planned_jobs = std::max(expected, by_index.size() - fills);
     tracker.set_total(report.planned_jobs);
   }
   void collect() {
@@ -152,6 +153,28 @@ void RunSession::expect_repeats(const Job& job) {
   if (state_->kept) state_->kept->expect(job);
 }
 
+std::optional<std::size_t> RunSession::push_reference_fill(Job job, std::string& why) {
+  auto& s = *state_;
+  std::lock_guard lock(s.mutex);
+  if (!s.kept) {
+    why = "off (--keep-reference off)";
+    return std::nullopt;
+  }
+  // The fill is there because requests will repeat the problem: the first one already uses
+  // the record (two expected jobs, the store's threshold).
+  s.kept->expect(job);
+  s.kept->expect(job);
+  why = s.kept->off_reason(job);
+  if (!why.empty()) return std::nullopt;
+  const std::size_t index = s.queue.push(std::move(job), true, JobKind::reference_fill);
+  s.by_index.emplace_back();
+  s.keys.emplace_back();
+  ++s.fills;
+  return index;
+}
+
+std::vector<std::size_t> RunSession::cancel_reference_fills() { return state_->queue.cancel_pending_fills(); }
+
 std::size_t RunSession::record(JobResult result) {
   auto& s = *state_;
   std::lock_guard lock(s.mutex);
@@ -231,6 +254,10 @@ RunReport RunSession::run() {
   controller.stop = [&s] { return s.failed.load(); };
   controller.on_start = [&s](std::size_t index, const Job& job, int) {
     std::lock_guard lock(s.mutex);
+    if (s.queue.kind(index) == JobKind::reference_fill) {
+      if (s.setup.on_start) s.setup.on_start(index);
+      return;
+    }
     s.tracker.started(index, job.problem_id + "/" + job.candidate);
     s.show_progress();
     if (s.setup.on_start) s.setup.on_start(index);
@@ -238,6 +265,13 @@ RunReport RunSession::run() {
   controller.on_result = [&s](std::size_t index, const JobResult& result) {
     std::lock_guard lock(s.mutex);
     s.await_environment();
+    if (s.queue.kind(index) == JobKind::reference_fill) {
+      s.log(fmt::format("kbench: reference fill {}: {} ({:.1f} s)", result.job.problem_id,
+                        is_correct(result.status) ? result.message : "failed: " + result.message,
+                        result.wall_s));
+      if (s.setup.on_fill) s.setup.on_fill(index, result);
+      return;
+    }
     // The journal first, fsynced: a crash after this line loses no finished job.
     if (s.journal) {
       if (index < s.planned) s.journal->append(index, result);

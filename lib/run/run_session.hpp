@@ -67,7 +67,11 @@ struct SessionSetup {
   // run (rethrown by run()).
   std::function<void(std::size_t index, const JobResult& result, bool resumed)> on_result;
   // A job's worker is starting (its queue wait ends); under the session's lock, may be empty.
+  // Called for reference fills too.
   std::function<void(std::size_t index)> on_start;
+  // A reference fill's outcome (push_reference_fill), under the session's lock; may be empty.
+  // Fills are not evaluations: not journaled, reported, counted in progress nor given to on_result.
+  std::function<void(std::size_t index, const JobResult& result)> on_fill;
   // false: a result is dropped once on_result has had it, and the report holds none (a
   // long-running service keeps its own, bounded; reporters then see no results).
   bool keep_results = true;
@@ -93,6 +97,14 @@ class RunSession {
   // `job`'s problem will get more jobs (a multi-turn session's first turn): its reference work
   // is kept from this job on rather than from the second (cache/kept_reference_store.hpp).
   void expect_repeats(const Job& job);
+  // Queues the measurement of `job`'s kept reference record before any job of its problem needs
+  // it (exec/kept_reference_job.hpp, fill_kept_reference), claimed by a slot only when no
+  // evaluation waits; the problem is expected to repeat (expect_repeats). Its index (its
+  // outcome goes to on_fill), or nullopt with `why` when the job would not use kept work
+  // (--keep-reference off, the CPU under auto, no baseline, KernelBench timing).
+  std::optional<std::size_t> push_reference_fill(Job job, std::string& why);
+  // Fills not started yet are dropped (a draining service); their indices.
+  std::vector<std::size_t> cancel_reference_fills();
   // A result that needs no worker (a reply without code): reported, not journaled.
   std::size_t record(JobResult result);
   // The run's announced size, for the progress line and the report's planned_jobs (a run that

@@ -226,7 +226,8 @@ struct HttpServer::State {
                {"queued", stats.queued},
                {"running", stats.running},
                {"finished", stats.finished},
-               {"slots", stats.slots}});
+               {"slots", stats.slots},
+               {"reference_fill", to_json(stats.fill)}});
   }
 
   void metrics(httplib::Response& res) {

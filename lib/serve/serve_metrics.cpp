@@ -80,6 +80,21 @@ std::string metrics_text(const EvaluatorStats& stats, const HttpTally& http) {
       if (seconds.is_number()) out.sample("kbench_phase_seconds_total", seconds.get<double>(), label("phase", phase));
   }
 
+  const ReferenceFillStats& fill = stats.fill;
+  out.gauge("kbench_reference_fill_problems", "Problems whose kept reference the service measures at start.",
+            double(fill.problems));
+  out.gauge("kbench_reference_fill_pending", "Reference fills not finished yet (queued or running).",
+            double(fill.pending() + fill.running));
+  out.family("kbench_reference_filled_total", "counter",
+             "Reference fills that left the problem's record kept (measured, or already there).");
+  out.sample("kbench_reference_filled_total", double(fill.filled));
+  out.family("kbench_reference_fill_failed_total", "counter",
+             "Reference fills whose trusted measurement failed (the problem's first request measures again).");
+  out.sample("kbench_reference_fill_failed_total", double(fill.failed));
+  out.family("kbench_reference_fill_seconds_total", "counter",
+             "Seconds the reference fill's trusted workers ran, summed.");
+  out.sample("kbench_reference_fill_seconds_total", fill.seconds);
+
   out.family("kbench_http_responses_total", "counter", "HTTP responses sent, by status code.");
   for (const auto& [code, count] : http.responses_by_code)
     out.sample("kbench_http_responses_total", double(count), label("code", std::to_string(code)));

@@ -113,7 +113,8 @@ nlohmann::json to_json(const EvaluatorStats& stats) {
           {"slots", stats.slots},
           {"accepting", stats.accepting},
           {"by_status", stats.by_status},
-          {"time_sums", to_json(stats.time_sums)}};
+          {"time_sums", to_json(stats.time_sums)},
+          {"reference_fill", to_json(stats.fill)}};
 }
 
 struct Evaluator::State {
@@ -151,6 +152,7 @@ struct Evaluator::State {
   std::map<std::size_t, std::shared_ptr<Entry>> by_index;  // queued or running
   std::unordered_map<std::string, std::shared_ptr<Entry>> by_id;
   std::deque<std::string> finished_order;  // oldest first, for keep_finished
+  ReferenceFill fill;
   EvaluatorStats stats;
 
   void log(const std::string& line) const {
@@ -165,6 +167,7 @@ struct Evaluator::State {
 
   void on_start(std::size_t index) {
     std::lock_guard lock(mutex);
+    if (fill.started(index)) return;
     const auto it = by_index.find(index);
     if (it == by_index.end()) return;
     auto& entry = *it->second;
@@ -293,6 +296,10 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   setup.keep_results = false;  // the Evaluator keeps its own, bounded by keep_finished
   setup.on_start = [&s](std::size_t index) { s.on_start(index); };
   setup.on_result = [&s](std::size_t index, const JobResult& result, bool) { s.on_result(index, result); };
+  setup.on_fill = [&s](std::size_t index, const JobResult& result) {
+    std::lock_guard lock(s.mutex);
+    s.fill.finished(index, result);
+  };
   RunReport header;
   header.suite_name = s.suite.name;
   header.suite_file = s.suite.file;
@@ -301,6 +308,12 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   s.session = std::make_unique<RunSession>(std::move(setup), std::move(header), std::vector<Job>{});
   s.stats.max_queued = s.config.max_queued;
   s.stats.slots = s.session->slot_count();
+  if (s.config.fill_reference) {
+    s.log(s.fill.queue(*s.session, s.suite, s.devices.front()));
+    s.next_index = s.fill.next_index();
+  } else {
+    s.fill.turn_off("off (fill_reference off)");
+  }
   s.runner = std::thread([&s] {
     try {
       s.session->run();
@@ -439,6 +452,7 @@ EvaluatorStats Evaluator::stats() const {
   std::lock_guard lock(state_->mutex);
   EvaluatorStats stats = state_->stats;
   stats.accepting = state_->accepting;
+  stats.fill = state_->fill.stats();
   return stats;
 }
 
@@ -459,6 +473,15 @@ void Evaluator::drain() {
     std::lock_guard lock(s.mutex);
     s.accepting = false;
   }
+  // Filling ahead is for requests to come: none will, so fills not started are dropped.
+  const auto cancelled = s.session->cancel_reference_fills();
+  {
+    std::lock_guard lock(s.mutex);
+    s.fill.cancelled(cancelled.size());
+  }
+  if (!cancelled.empty())
+    s.log(fmt::format("kbench: draining: {} reference fill{} not started dropped", cancelled.size(),
+                      cancelled.size() == 1 ? "" : "s"));
   s.session->close();
   if (s.runner.joinable()) s.runner.join();
   s.session.reset();

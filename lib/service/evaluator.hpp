@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "service/evaluation.hpp"
+#include "service/reference_fill.hpp"
 
 namespace kbench {
 
@@ -50,6 +51,11 @@ struct EvaluatorConfig {
   // (default: on a GPU), "on", "off"; the drift check's bound (default 0.02).
   std::optional<std::string> keep_reference;
   std::optional<double> keep_reference_drift;
+  // The kept reference of every problem measured in the background from the start (a reference
+  // fill), so that no request pays it: on by default wherever reference work is kept (a reward
+  // loop sends every problem many times). Requests go first: a fill runs only in a slot no
+  // request waits for (docs/serve.md#reference-fill).
+  bool fill_reference = true;
   std::optional<double> timeout_s;           // overrides every problem's timeout_s
   // GiB the admission ledger shares out among each device's workers, as `kbench run
   // --device-memory-gb` (docs/memory.md#admission); default 95% of each GPU's, the CPU unbounded.
@@ -95,6 +101,7 @@ struct EvaluatorStats {
   bool accepting = true;
   std::map<std::string, std::size_t> by_status;  // finished evaluations per status
   TimeSplit time_sums;  // summed over the finished ones (phases_s summed per phase)
+  ReferenceFillStats fill;  // the reference fill's progress (EvaluatorConfig::fill_reference)
 };
 nlohmann::json to_json(const EvaluatorStats& stats);
 

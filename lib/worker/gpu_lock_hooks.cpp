@@ -12,6 +12,9 @@ namespace kbench {
 namespace {
 
 int g_lock_drops = 0;
+// Set by install_gpu_lock_hooks for a CUDA job with a lock: whether a stream is being captured.
+std::function<bool()> g_capturing;
+bool g_inductor_hooked = false;
 
 }  // namespace
 
@@ -26,6 +29,48 @@ void drop_lock_during(py::module_ module, const char* name, std::function<bool()
     const GpuLockScope cpu_only(GpuLock::Mode::none);  // shared again after, through the gate
     return original(*args, **kwargs);
   });
+}
+
+void drop_lock_during_pool_waits(py::object cls, py::object future_class, std::function<bool()> capturing) {
+  py::object original = cls.attr("wait");
+  py::module_ futures = py::module_::import("concurrent.futures");
+  const auto installer = std::this_thread::get_id();
+  auto wrapper = [original, future_class, futures, capturing, installer](py::args args, py::kwargs kwargs) {
+    auto& lock = GpuLock::instance();
+    if (lock.mode() == GpuLock::Mode::shared && std::this_thread::get_id() == installer && args.size() >= 2 &&
+        py::isinstance<py::dict>(args[1]) && !capturing()) {
+      py::list pending;
+      const py::object pool_future = futures.attr("Future");
+      for (const auto item : py::reinterpret_borrow<py::dict>(args[1])) {
+        // isinstance first: arbitrary globals are never asked for attributes.
+        if (!py::isinstance(item.second, future_class) || !py::hasattr(item.second, "future")) continue;
+        py::object future = item.second.attr("future");
+        if (py::isinstance(future, pool_future) && !py::bool_(future.attr("done")())) pending.append(future);
+      }
+      if (!pending.empty()) {
+        ++g_lock_drops;
+        const GpuLockScope cpu_only(GpuLock::Mode::none);  // drained first; shared again after, through the gate
+        futures.attr("wait")(pending);
+      }
+    }
+    return original(*args, **kwargs);
+  };
+  cls.attr("wait") = py::cpp_function(wrapper, py::name("wait"), py::is_method(cls));
+}
+
+void install_inductor_wait_hook() {
+  if (!g_capturing || g_inductor_hooked) return;
+  g_inductor_hooked = true;
+  try {
+    py::object async_compile = py::module_::import("torch._inductor.async_compile");
+    py::object codecache = py::module_::import("torch._inductor.codecache");
+    if (!py::hasattr(async_compile, "AsyncCompile") || !py::hasattr(codecache, "CodeCacheFuture")) return;
+    py::object cls = async_compile.attr("AsyncCompile");
+    if (!py::hasattr(cls, "wait")) return;
+    drop_lock_during_pool_waits(cls, codecache.attr("CodeCacheFuture"), g_capturing);
+  } catch (const py::error_already_set&) {
+    // No Inductor here (or one laid out otherwise): its waits keep the lock as held.
+  }
 }
 
 int lock_drops() { return g_lock_drops; }
@@ -50,6 +95,7 @@ void install_gpu_lock_hooks(const Device& device) {
       return true;  // unknown: keep the lock as held
     }
   };
+  g_capturing = capturing;
   try {
     // triton.compile and triton.compiler.compile are the same function; callers look up either
     // name at call time (runtime/jit.py, torch/_inductor/runtime/triton_heuristics.py).

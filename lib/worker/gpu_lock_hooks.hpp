@@ -25,7 +25,21 @@ void install_gpu_lock_hooks(const Device& device);
 // when the lock is held shared, the caller is the thread that installed it and `capturing()` is
 // false; otherwise it calls through. What install_gpu_lock_hooks does to triton.compile.
 void drop_lock_during(pybind11::module_ module, const char* name, std::function<bool()> capturing);
-// How many calls dropped the lock so far.
+// Replaces the method `cls.wait(self, scope)` (Inductor's AsyncCompile.wait: the generated
+// module waits for the kernels its compile subprocesses build) by one that first waits for the
+// scope's pending pool futures with the lock dropped, under the same conditions as above, then
+// calls the original with the lock held again, so what the original does with the results
+// (loading each kernel's module on the device) happens under the lock. Pending: values that are
+// instances of `future_class` whose `future` is a concurrent.futures.Future not done yet; with
+// none the original is called through and nothing is dropped.
+void drop_lock_during_pool_waits(pybind11::object cls, pybind11::object future_class, std::function<bool()> capturing);
+// Where Inductor is about to compile in this process (the Inductor baseline): its
+// AsyncCompile.wait wrapped as above. Not at start: importing torch._inductor costs every worker,
+// most of which never compile with Inductor. A no-op without install_gpu_lock_hooks' lock, on a
+// second call, and where this torch has no AsyncCompile.wait or CodeCacheFuture (guarded by
+// feature, not by version).
+void install_inductor_wait_hook();
+// How many calls dropped the lock so far (both wrappers).
 int lock_drops();
 
 // protocol.gpu_lock_wait_s, gpu_lock_yields and gpu_lock_compile_releases (workers with a lock).

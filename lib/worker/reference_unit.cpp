@@ -14,6 +14,7 @@
 #include "integrity/tensor_guard.hpp"
 #include "measure/sample_stats.hpp"
 #include "worker/gpu_lock.hpp"
+#include "worker/gpu_lock_hooks.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 
@@ -400,10 +401,11 @@ std::vector<NamedCallable> build_baselines(const ProblemContext& context, const 
   auto wants = [&](const char* b) { return std::find(names.begin(), names.end(), b) != names.end(); };
   std::vector<NamedCallable> baselines;
   if (wants("eager")) baselines.push_back({"eager", first.model});
-  // Inductor's compile is long: a waiting timer first (its Triton builds drop the lock too,
-  // gpu_lock_hooks.hpp).
+  // Inductor's compile is long: a waiting timer first (its Triton builds, and its waits for its
+  // compile subprocesses, drop the lock too: gpu_lock_hooks.hpp).
   if (wants("inductor")) {
     GpuLock::instance().yield_to_timer();
+    install_inductor_wait_hook();
     if (auto compiled = compile_inductor(context, first, blinded, notes)) baselines.push_back({"inductor", *compiled});
   }
   return baselines;

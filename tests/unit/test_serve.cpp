@@ -145,6 +145,11 @@ TEST_CASE("metrics are well-formed Prometheus text") {
   stats.time_sums.worker_wall_s = 12.5;
   stats.time_sums.queue_wait_s = 1.25;
   stats.time_sums.phases_s = {{"import", 2.0}, {"we\"ird", 1.0}};
+  stats.fill.problems = 6;
+  stats.fill.filled = 3;
+  stats.fill.failed = 1;
+  stats.fill.running = 1;
+  stats.fill.seconds = 42.5;
   HttpTally http;
   http.responses_by_code = {{200, 9}, {429, 2}};
   http.waiting = 1;
@@ -179,6 +184,11 @@ TEST_CASE("metrics are well-formed Prometheus text") {
   CHECK(text.find("kbench_phase_seconds_total{phase=\"we\\\"ird\"} 1\n") != std::string::npos);
   CHECK(text.find("kbench_http_responses_total{code=\"429\"} 2\n") != std::string::npos);
   CHECK(text.find("kbench_accepting 1\n") != std::string::npos);
+  CHECK(text.find("kbench_reference_fill_problems 6\n") != std::string::npos);
+  CHECK(text.find("kbench_reference_fill_pending 2\n") != std::string::npos);  // one queued, one running
+  CHECK(text.find("kbench_reference_filled_total 3\n") != std::string::npos);
+  CHECK(text.find("kbench_reference_fill_failed_total 1\n") != std::string::npos);
+  CHECK(text.find("kbench_reference_fill_seconds_total 42.5\n") != std::string::npos);
   http.draining = true;
   CHECK(metrics_text(stats, http).find("kbench_accepting 0\n") != std::string::npos);
 }

@@ -94,7 +94,9 @@ class Evaluator:
     stated +-2% median CI; default: the suite's; docs/timing.md#presets); keep_reference: "auto"
     (default: on a GPU), "on" or "off", the baselines of a problem measured once by a trusted
     worker and drift-checked per request (docs/timing.md#kept-reference-work), keep_reference_drift
-    its bound (default 0.02); device_memory_gb: the GiB of each device the memory ledger shares out
+    its bound (default 0.02); fill_reference: where reference work is kept, every problem's is
+    measured in the background from the start, in worker slots no request waits for, so that first
+    requests do not pay it (default True; docs/serve.md#reference-fill); device_memory_gb: the GiB of each device the memory ledger shares out
     among its workers, as `kbench run --device-memory-gb` (default: 95% of each GPU's, the CPU
     unbounded; docs/memory.md#admission), e.g. to leave room on a GPU the trainer also uses. Raises ValueError (InputError) for a bad suite or option and
     RuntimeError (EnvironmentError) when Python, torch or the device is unusable."""
@@ -106,7 +108,7 @@ class Evaluator:
                  timeout_s: Optional[float] = None, work_dir: Optional[Union[str, os.PathLike]] = None,
                  max_queued: int = 256, keep_finished: int = 4096, log=None,
                  kbench_binary: Optional[str] = None, timing: Optional[str] = None,
-                 device_memory_gb: Optional[float] = None):
+                 device_memory_gb: Optional[float] = None, fill_reference: bool = True):
         self._reward = rewards.resolve(reward)
         _kbench.set_worker_executable(_kbench_binary(kbench_binary))
         self._core = _kbench.Evaluator(
@@ -114,7 +116,8 @@ class Evaluator:
             prestart=None if prestart is None else ("on" if prestart else "off"), keep_reference=keep_reference,
             keep_reference_drift=keep_reference_drift, timeout_s=timeout_s,
             work_dir=None if work_dir is None else str(work_dir), max_queued=max_queued,
-            keep_finished=keep_finished, log=log, timing_preset=timing, device_memory_gb=device_memory_gb)
+            keep_finished=keep_finished, log=log, timing_preset=timing, device_memory_gb=device_memory_gb,
+            fill_reference=fill_reference)
         self._problems = frozenset(self._core.problem_ids())
         # Drained at interpreter exit at the latest, while Python can still run the callbacks.
         atexit.register(_close_ref, weakref.ref(self))
@@ -182,7 +185,7 @@ class Evaluator:
         return Result(status["evaluation"], self._reward)
 
     def stats(self) -> Dict[str, Any]:
-        """Queue depth, running, finished by status, refusals, and the time split's sums."""
+        """Queue depth, running, finished by status, refusals, the time split's sums, the reference fill."""
         return json.loads(self._core.stats())
 
     @property
