@@ -3,8 +3,6 @@
 // the key's lock, so a job of that key waits for it instead of measuring a second one; a failing
 // reference is a result, never an exception; run_jobs runs fills with their own runner, after
 // the evaluations that wait. ~1 s.
-#include <fmt/format.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -14,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "temp_dir.hpp"
 #include "cache/kept_reference_store.hpp"
 #include "catch.hpp"
 #include "exec/controller.hpp"
@@ -26,13 +25,6 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
-
-fs::path fresh_dir(const char* name) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("kbench-test-fill-{}-{}", name, getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 Job cpu_job(const std::string& problem, const fs::path& problem_file) {
   Job job;
@@ -113,7 +105,8 @@ TEST_CASE("the queue: evaluations go before reference fills, prestarts skip fill
 }
 
 TEST_CASE("a fill measures the record once; a job of its key that comes meanwhile waits for it") {
-  const fs::path dir = fresh_dir("once");
+  const test::TempDir scratch;
+  const fs::path dir = scratch.path();
   std::ofstream(dir / "p.py") << "# problem\n";
   KeptReferenceStore store(dir / "kept-reference", KeepReference::on, 0.5, [] { return nlohmann::json::object(); });
   const Job job = cpu_job("p", dir / "p.py");
@@ -156,7 +149,8 @@ TEST_CASE("a fill measures the record once; a job of its key that comes meanwhil
 }
 
 TEST_CASE("a fill whose reference fails, or whose problem cannot be read, is a problem_error result") {
-  const fs::path dir = fresh_dir("fail");
+  const test::TempDir scratch;
+  const fs::path dir = scratch.path();
   std::ofstream(dir / "p.py") << "# problem\n";
   KeptReferenceStore store(dir / "kept-reference", KeepReference::on, 0.5, [] { return nlohmann::json::object(); });
   StandInWorkers workers;
