@@ -35,7 +35,9 @@ SUITE = HERE / "rl_suite.yaml"
 # common faults of real RL batches; the later ones are reward hacks.
 # The torch-only ones are refused by the static checks before any import (the suite requires a
 # custom kernel); decoy_kernel defines a Triton kernel it never launches and computes another
-# op with torch, so it is imported and checked, and its wrong values are a mismatch.
+# op with torch, so it is imported and checked, and its wrong values are a mismatch; its
+# ModelNew takes no constructor arguments, so on a problem with init inputs building it fails
+# first (compile_error: see hostile_status).
 HOSTILE = [
     ("tests/hostile/syntax_error.py", "compile_error"),
     ("tests/hostile/exploits/reference_via_gc.py", "rejected"),
@@ -64,6 +66,26 @@ def expected_status(name: str) -> str:
     return "mismatch" if name.startswith("wrong_") else "ok"
 
 
+def takes_init_inputs(problem: str) -> bool:
+    """Whether the problem's get_init_inputs() gives its Model constructor arguments (as kbench
+    calls it: the problem module imported, the function called)."""
+    import importlib.util
+    import yaml
+    entry = next(p for p in yaml.safe_load(SUITE.read_text())["problems"] if p["id"] == problem)
+    spec = importlib.util.spec_from_file_location(f"rl_problem_{problem}", SUITE.parent / entry["file"])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return len(module.get_init_inputs()) > 0
+
+
+def hostile_status(problem: str, rel: str, status: str) -> str:
+    """The status a hostile file must get on this problem: the table's, except where its ModelNew
+    cannot be built with the problem's init inputs (decoy_kernel takes none)."""
+    if rel.endswith("decoy_kernel.py") and takes_init_inputs(problem):
+        return "compile_error"
+    return status
+
+
 def build_batch(problems, hostile_count, cpu, bad_source=False):
     """[(problem, path, kind, expected)], problem by problem: own candidates, then hostile ones
     (bad_source: the BAD_SOURCE files only). On the CPU the multi-config @triton.autotune files are
@@ -77,7 +99,7 @@ def build_batch(problems, hostile_count, cpu, bad_source=False):
                 continue
             batch.append((problem, path, path.name.split("_", 1)[0], expected_status(path.name)))
         for rel, status in HOSTILE[:hostile_count]:
-            batch.append((problem, ROOT / rel, "hostile", status))
+            batch.append((problem, ROOT / rel, "hostile", hostile_status(problem, rel, status)))
     return batch
 
 
@@ -119,6 +141,17 @@ def time_split(results):
         for key, value in r.time.get("phases_s", {}).items():
             phases[key] = phases.get(key, 0.0) + value
     return sums, phases
+
+
+def step_split(results):
+    """Sums of the steps inside the worker's phases (diagnostics.worker_timeline.steps_s,
+    "phase.step"): where a long phase such as the reference's went."""
+    steps = {}
+    for r in results:
+        timeline = r.to_dict().get("result", {}).get("diagnostics", {}).get("worker_timeline", {})
+        for key, value in timeline.get("steps_s", {}).items():
+            steps[key] = steps.get(key, 0.0) + value
+    return steps
 
 
 def lock_counts(results):
@@ -260,6 +293,10 @@ def main() -> int:
     print("  time split, summed (s): " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(sums.items())))
     print("  worker phases, summed (s): " + ", ".join(
         f"{k} {v:.1f}" for k, v in sorted(phases.items(), key=lambda kv: -kv[1])))
+    steps = step_split(results)
+    if steps:
+        print("  steps inside them, summed (s): " + ", ".join(
+            f"{k} {v:.1f}" for k, v in sorted(steps.items(), key=lambda kv: -kv[1])[:16]))
     lock = lock_counts(results)
     if lock:  # CUDA: what the lock's yield and the compiles without it did (docs/architecture.md)
         print("  GPU lock, summed: " + ", ".join(f"{k} {v}" for k, v in sorted(lock.items())))
@@ -275,7 +312,7 @@ def main() -> int:
     summary = {"device": args.device, "eager_only": args.eager_only, "device_name": env.get("device_name"), "batch": len(batch), "kinds": kinds,
                "evaluator": {"timing": args.timing, "slots": stats["slots"], "wall_s": batch_s,
                              "startup_s": startup_s, "evaluations_per_s": rate, "by_status": stats["by_status"],
-                             "time_sums_s": sums, "phases_sums_s": phases,
+                             "time_sums_s": sums, "phases_sums_s": phases, "steps_sums_s": steps,
                              "gpu_lock_counts": lock, "reference_fill": fill,
                              "waited_for_fill": args.wait_for_fill},
                "results": rows}

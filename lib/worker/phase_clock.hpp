@@ -21,11 +21,36 @@ class PhaseClock {
   // {phase: seconds}; a phase entered more than once is summed.
   [[nodiscard]] nlohmann::json json() const;
 
+  // Steps inside a phase (worker_timeline.steps_s, {"phase.step": seconds}, summed): where a
+  // long phase's time goes, the phases themselves unchanged. A step's time is its own: what
+  // steps nested in it took is theirs (a timing run that builds inputs), so a phase's steps
+  // add up to at most the phase.
+  void add_step(const std::string& step, double seconds);
+  [[nodiscard]] nlohmann::json steps_json() const;
+
  private:
   using Clock = std::chrono::steady_clock;
+  friend class PhaseStep;
   std::vector<std::pair<std::string, double>> phases_;
+  std::vector<std::pair<std::string, double>> steps_;
+  std::vector<double> nested_s_;  // per open step: the time of the steps nested in it
   std::string current_;
   Clock::time_point since_{};
+};
+
+// Times one step of the phase in progress, from construction to destruction. On CUDA, work
+// queued asynchronously is counted by the step that waits for it (a copy to the host).
+// Keyed by the phase in progress when it starts.
+class PhaseStep {
+ public:
+  explicit PhaseStep(const std::string& step);
+  PhaseStep(const PhaseStep&) = delete;
+  PhaseStep& operator=(const PhaseStep&) = delete;
+  ~PhaseStep();
+
+ private:
+  std::string key_;
+  PhaseClock::Clock::time_point since_;
 };
 
 }  // namespace kbench

@@ -15,6 +15,7 @@
 #include "measure/sample_stats.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/gpu_lock_hooks.hpp"
+#include "worker/phase_clock.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 
@@ -126,8 +127,12 @@ void ReferenceUnit::build_trials(ReferenceWork& work) {
     int seeds = seed_count;
     // Between trials a timer waiting for the lock goes first (gpu_lock.hpp: the convoy).
     auto& gpu = GpuLock::instance();
-    for (int i = 0; i < seeds; ++i) {
+    const auto yield = [&gpu] {
+      PhaseStep step("lock_yield");
       gpu.yield_to_timer();
+    };
+    for (int i = 0; i < seeds; ++i) {
+      yield();
       const int seed = trial_seed(i);
       py::object model = builder.build_model(context_.problem.attr("Model"), seed);
       py::list inputs = builder.build_inputs(seed);
@@ -150,19 +155,22 @@ void ReferenceUnit::build_trials(ReferenceWork& work) {
             plan_.trials_dropped, plan_.trials_dropped + plan_.trials_on_device + plan_.trials_on_host,
             bytes_text(double(plan_.host_budget_bytes)), seeds));
     }
-    flag_degenerate_reference(work);
+    {
+      PhaseStep step("degenerate_check");
+      flag_degenerate_reference(work);
+    }
     std::size_t built = work.trials.size();
     if (alt_distribution) {
-      gpu.yield_to_timer();
+      yield();
       add_alt_distribution_trial(work, poison);
     }
     if (alt_shape) {
-      gpu.yield_to_timer();
+      yield();
       add_alt_shape_trial(work, poison);
     }
     for (; built < work.trials.size(); ++built) place(work.trials[built], true);
     if (post_timing) {
-      gpu.yield_to_timer();
+      yield();
       // Same weights as the timed instance (seed trial 0), inputs from a seed never seen.
       const Trial& first = work.trials.front();
       const int seed = trial_seed(job.settings.seeds + 2);
@@ -177,6 +185,7 @@ void ReferenceUnit::build_trials(ReferenceWork& work) {
 }
 
 void ReferenceUnit::plan_memory_use(ReferenceWork& work, int extra_trials) {
+  PhaseStep step("memory_plan");
   const Trial& first = work.trials.front();
   DeviceMemory& memory = context_.memory();
   const Job& job = context_.job;
@@ -209,6 +218,7 @@ void ReferenceUnit::plan_memory_use(ReferenceWork& work, int extra_trials) {
 // An extra trial beyond what the plan keeps on the device waits in host memory.
 void ReferenceUnit::place(Trial& trial, bool with_model) {
   if (placed_++ < plan_.trials_on_device || !context_.job.device.is_cuda()) return;
+  PhaseStep step("keep_on_host");
   context_.builder->keep_on_host(trial, with_model);
 }
 
@@ -232,6 +242,7 @@ void ReferenceUnit::add_alt_distribution_trial(ReferenceWork& work, bool poison)
   const int seed = trial_seed(context_.job.settings.seeds);
   py::object model = builder.build_model(context_.problem.attr("Model"), seed);
   Trial trial = builder.run_reference(TrialKind::alt_distribution, seed, model, builder.build_alt_inputs(seed), poison);
+  PhaseStep step("finite_check");
   bool seeds_finite = true;
   for (const auto& t : work.trials) seeds_finite = seeds_finite && all_finite(t.expected);
   // Outside the problem's domain: the reference itself breaks down; no verdict either way.
@@ -270,7 +281,10 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
   const bool poison = integrity_.enabled("stale_memory");
   try {
     for (std::size_t i = 1; i < std::size_t(plan_.timing_sets); ++i) {
-      GpuLock::instance().yield_to_timer();
+      {
+        PhaseStep step("lock_yield");
+        GpuLock::instance().yield_to_timer();
+      }
       const int seed = 5000 + int(i);
       work.timing_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model,
                                                                  context_.builder->build_inputs(seed), poison));
@@ -320,6 +334,7 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
       work.witness_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model, inputs, poison));
       work.witness_sets.back().model_seed = first.seed;
       const double copied = seconds_now();
+      PhaseStep step("witness_hash");
       for (const auto& expected : work.witness_sets.back().expected) {
         const at::Tensor back = expected.to(device).to(at::kCPU).contiguous();
         (void)sha256(std::string_view(static_cast<const char*>(back.data_ptr()), back.nbytes()));
@@ -366,6 +381,7 @@ void ReferenceUnit::measure_trusted_baselines(ReferenceWork& work) {
   quick.max_time_s = std::min(1.0, context_.timing.max_time_s / 4);
   quick.target_ci = std::max(context_.timing.target_ci, 0.01);
   try {
+    PhaseStep step("trusted_baselines_timing");
     const ProtocolRun run = handles.session->measure(baselines, quick);
     for (const auto& [name, record] : run.variants)
       if (!record.samples_ms.empty()) work.trusted_baseline_ms[name] = record.samples_ms;
@@ -383,6 +399,7 @@ void measure_pre_import(const ProblemContext& context, const std::vector<NamedCa
   quick.max_time_s = std::min(2.0, context.timing.max_time_s / 4);
   quick.target_ci = std::max(context.timing.target_ci, 0.01);
   try {
+    PhaseStep step("pre_import_timing");
     const ProtocolRun run = session.measure(baselines, quick);
     work.pre_import.job = context.job;
     session.store(run, quick, work.pre_import);
@@ -406,6 +423,7 @@ std::vector<NamedCallable> build_baselines(const ProblemContext& context, const 
   if (wants("inductor")) {
     GpuLock::instance().yield_to_timer();
     install_inductor_wait_hook();
+    PhaseStep step("inductor_compile");
     if (auto compiled = compile_inductor(context, first, blinded, notes)) baselines.push_back({"inductor", *compiled});
   }
   return baselines;

@@ -3,7 +3,10 @@
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "integrity/tensor_guard.hpp"
+#include "worker/phase_clock.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/verdict.hpp"
@@ -43,6 +46,7 @@ py::object TrialBuilder::with_device(const py::object& fn) const {
 }
 
 py::object TrialBuilder::build_model(py::handle cls, int seed) const {
+  PhaseStep step("build_model");
   torch_.attr("manual_seed")(seed);
   py::object model = with_device(py::cpp_function([&] {
     py::list init = problem_.attr("get_init_inputs")();
@@ -52,6 +56,7 @@ py::object TrialBuilder::build_model(py::handle cls, int seed) const {
 }
 
 py::list TrialBuilder::build_inputs(int seed) const {
+  PhaseStep step("build_inputs");
   torch_.attr("manual_seed")(seed + 1);
   py::list raw = with_device(problem_.attr("get_inputs"));
   py::list inputs;
@@ -148,12 +153,16 @@ Trial TrialBuilder::run_reference(TrialKind kind, int seed, py::object model, py
   trial.model_seed = seed;
   trial.model = std::move(model);
   trial.inputs = std::move(inputs);
+  std::optional<PhaseStep> step(std::in_place, "input_copies");
   py::tuple args = fresh_copies(trial.inputs);
   std::vector<at::Tensor> outputs;
   try {
+    step.emplace("model_call");
     py::object output = trial.model(*args);
     FlatOutputs flat = flatten_outputs(output);
     // Pageable host memory (not pinned: pinned memory is mapped into the device's address space).
+    // On CUDA this step also waits for the call's kernels.
+    step.emplace("expected_to_host");
     for (auto& t : flat.tensors)
       trial.expected.push_back(t.detach().to(at::Device(at::kCPU), t.scalar_type(), false, /*copy=*/true));
     trial.structure = flat.structure;
@@ -166,10 +175,13 @@ Trial TrialBuilder::run_reference(TrialKind kind, int seed, py::object model, py
   } catch (const std::invalid_argument& e) {
     throw Verdict{Status::problem_error, e.what()};
   }
+  step.emplace("mutation_check");
   for (std::size_t i = 0; i < args.size(); ++i)
     trial.reference_mutates.push_back(is_tensor(args[i]) &&
                                       !exactly_equal(to_tensor(args[i]), to_tensor(trial.inputs[i])));
+  step.reset();
   if (!poison_freed) return trial;
+  PhaseStep poisoning("poison");
   // Outputs that share memory with the model's weights or the pristine inputs stay intact.
   std::vector<at::Tensor> keep;
   for (const char* what : {"parameters", "buffers"})

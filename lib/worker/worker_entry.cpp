@@ -258,7 +258,8 @@ void worker_evaluate(const std::filesystem::path& job_file, int result_fd, int k
   diagnostics["worker_timeline"] = {{"startup_s", startup_s},
                                     {"held_s", held_s},
                                     {"evaluate_s", seconds_since(evaluation_started)},
-                                    {"phases_s", PhaseClock::instance().json()}};
+                                    {"phases_s", PhaseClock::instance().json()},
+                                    {"steps_s", PhaseClock::instance().steps_json()}};
   deliver(message);
 }
 

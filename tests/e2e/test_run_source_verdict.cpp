@@ -20,6 +20,10 @@ const nlohmann::json& phases(const nlohmann::json& result) {
   return result["diagnostics"]["worker_timeline"]["phases_s"];
 }
 
+nlohmann::json check_steps(const nlohmann::json& result) {
+  return result["diagnostics"]["worker_timeline"].value("steps_s", nlohmann::json::object());
+}
+
 // Decided from the source: the source_checks phase only, and no work of the reference's.
 void check_decided_by_source(const nlohmann::json& result) {
   INFO(result.dump(1).substr(0, 3000));
@@ -91,5 +95,18 @@ TEST_CASE("candidates decided by their source alone never import torch nor run t
     CHECK(phases(honest).contains("source_checks"));
     CHECK(phases(honest).contains("reference"));
     CHECK(phases(honest).contains("timing"));
+    // The reference phase's steps (worker_timeline.steps_s): leaf work, never more than the phase.
+    const auto& steps = honest["diagnostics"]["worker_timeline"]["steps_s"];
+    INFO(steps.dump());
+    double reference_steps = 0;
+    for (const auto& [name, seconds] : steps.items())
+      if (name.rfind("reference.", 0) == 0) reference_steps += seconds.get<double>();
+    for (const char* step : {"reference.build_model", "reference.build_inputs", "reference.model_call",
+                             "reference.expected_to_host", "reference.memory_plan"})
+      CHECK(steps.contains(step));
+    CHECK(reference_steps > 0);
+    CHECK(reference_steps <= phases(honest)["reference"].get<double>());
+    // A candidate refused from its source built no trial.
+    for (const auto& item : check_steps(native).items()) CHECK(item.key().rfind("reference.", 0) != 0);
   }
 }
