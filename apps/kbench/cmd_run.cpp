@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 #include "commands.hpp"
@@ -15,6 +16,7 @@
 #include "generate_options.hpp"
 #include "core/error.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/wall_deadline.hpp"
 #include "number_option.hpp"
 #include "report/generation_totals.hpp"
 #include "report/progress_line.hpp"
@@ -182,6 +184,17 @@ void add_run_command(CLI::App& app) {
   run->add_flag("--resume", options->resume,
                 "Continue an interrupted run from its journal: skip finished jobs, run the rest")
       ->group("Execution");
+  auto max_wall = std::make_shared<std::optional<double>>();
+  auto max_wall_grace = std::make_shared<double>(60.0);
+  run->add_option("--max-wall", *max_wall,
+                  "Stop by this many seconds of run wall: no job starts after it, running jobs get "
+                  "--max-wall-grace to finish; reports and journal written, exit 130, --resume continues")
+      ->check(documented_range("--max-wall"))
+      ->group("Execution");
+  run->add_option("--max-wall-grace", *max_wall_grace,
+                  "Seconds running jobs get after --max-wall before they are killed (default 60)")
+      ->check(documented_range("--max-wall-grace"))
+      ->group("Execution");
   // Selection for big suites (run/selection.hpp) and --dry-run: the planned jobs, nothing run.
   add_selection_options(run, options->selection);
   auto dry_run = std::make_shared<bool>(false);
@@ -189,7 +202,7 @@ void add_run_command(CLI::App& app) {
                 "Print the planned jobs (after selection and --shard) and exit 0; runs and writes nothing")
       ->group("Selection");
   add_generate_options(*run, *options);
-  run->callback([options, quiet, shard, dry_run] {
+  run->callback([options, quiet, shard, dry_run, max_wall, max_wall_grace] {
     attach_generator(*options);
     if (!shard->empty()) options->shard = parse_shard(*shard);
     if (*dry_run) {
@@ -202,6 +215,8 @@ void add_run_command(CLI::App& app) {
     if (console->live())
       options->progress = [console](const ProgressTracker& tracker) { console->redraw(tracker); };
     install_interrupt_handlers();
+    std::optional<WallDeadline> deadline;
+    if (*max_wall) deadline.emplace(**max_wall, *max_wall_grace);
     RunReport report;
     try {
       report = run_suite(*options);
@@ -209,6 +224,8 @@ void add_run_command(CLI::App& app) {
       console->clear();  // the error message starts on a clean line
       throw;
     }
+    const bool cut_by_deadline = deadline && deadline->reached();
+    deadline.reset();
     console->clear();
     std::vector<std::string> output_paths = {options->results_file ? options->results_file->string() : ""};
     for (const auto& o : options->outputs) output_paths.push_back(o.path);
@@ -222,6 +239,12 @@ void add_run_command(CLI::App& app) {
       std::fputs(turn_metrics_text(turn_metrics(report.results)).c_str(), table);
     if (options->results_file && *options->results_file != "-")
       std::fprintf(table, "results: %s\n", options->results_file->c_str());
+    if (report.results.size() < report.planned_jobs && cut_by_deadline) {
+      throw Error(kExitInterrupted,
+                  fmt::format("stopped by --max-wall {:g} s after {} of {} evaluations; what finished is reported "
+                              "above; --resume with the same journal runs the rest",
+                              **max_wall, report.results.size(), report.planned_jobs));
+    }
     if (report.results.size() < report.planned_jobs) {
       throw Error(kExitInterrupted,
                   fmt::format("interrupted after {} of {} evaluations; what finished is reported above",

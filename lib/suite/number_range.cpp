@@ -59,6 +59,8 @@ const std::map<std::string, NumberRange, std::less<>>& table() {
       // Command line (docs/cli.md).
       {"--timeout", open_min(0, kWeek_s)},
       {"--max-time", open_min(0, kDay_s)},
+      {"--max-wall", open_min(0, kWeek_s)},
+      {"--max-wall-grace", closed(0, kDay_s)},
       {"--device-memory-gb", open_min(0, 65536)},
       {"--keep-reference-drift", open_min(0, 1)},
       {"--target-ci", closed(1e-5, 0.5)},
