@@ -91,10 +91,14 @@ std::vector<Job> plan_jobs(const Suite& suite, const Device& device) {
   for (const auto& problem : suite.problems) {
     const std::vector<std::filesystem::path> files = candidate_files(suite, problem);
     if (files.empty()) {
+      // Suite patterns are relative to the suite's folder; --candidates ones arrive absolute
+      // (from the working directory, suite_runner.cpp), so the folder is named only for the former.
+      const bool any_relative = std::any_of(problem.candidate_patterns.begin(), problem.candidate_patterns.end(),
+                                            [](const std::string& p) { return std::filesystem::path(p).is_relative(); });
       throw InputError(fmt::format(
-          "{}: problem '{}': no candidate file matches {} (patterns are relative to {})",
-          problem.where.str(), problem.id, fmt::join(problem.candidate_patterns, ", "),
-          base.string()));
+          "{}: problem '{}': no candidate file matches {}{}", problem.where.str(),
+          problem.id, fmt::join(problem.candidate_patterns, ", "),
+          any_relative ? fmt::format(" (suite patterns are relative to {})", base.string()) : ""));
     }
     for (const auto& file : files) jobs.push_back(make_job(problem, file, device));
   }

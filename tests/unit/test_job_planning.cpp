@@ -70,6 +70,19 @@ TEST_CASE("a problem that matches no candidate file is an input error naming it"
     FAIL("expected an InputError");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()).find("/s.yaml:4:5: problem 'a': no candidate file matches none/{id}.py") != std::string::npos);
+    CHECK(std::string(e.what()).find("(suite patterns are relative to " + dir.path().string() + ")") != std::string::npos);
+  }
+  // An absolute pattern (what --candidates becomes: taken from the working directory) is not
+  // said to be relative to the suite's folder.
+  Suite suite = load_suite(file);
+  suite.problems.at(0).candidate_patterns = {(dir.path() / "elsewhere/{id}.py").string()};
+  try {
+    plan_jobs(suite, cpu_device());
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("no candidate file matches " + (dir.path() / "elsewhere/{id}.py").string()) != std::string::npos);
+    CHECK(what.find("relative to") == std::string::npos);
   }
 }
 
