@@ -5,7 +5,9 @@
 // artefact is corrupted: run 3 detects it, does not load it, builds and replaces it.
 // `kbench cache info/list/clear`. Three builds: ~3-6 min on a 2-core machine (label e2e).
 // Without Landlock the cache is off, and the result says so (no build: ~30 s).
+#include <cstdlib>
 #include <fstream>
+#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +38,15 @@ Run run_suite(const fs::path& cache_root, const fs::path& dir, const std::string
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
   return {nlohmann::json::parse(std::ifstream(results)), out.output};
+}
+
+// The file against docs/results.schema.json (tests/schema/validate_results.py, Python jsonschema).
+int validate_against_schema(const fs::path& results) {
+  const std::string command = std::string(KBENCH_TEST_PYTHON) + " " +
+                              (test::kSourceDir / "tests/schema/validate_results.py").string() + " " +
+                              (test::kSourceDir / "docs/results.schema.json").string() + " " + results.string() +
+                              " >&2";
+  return WEXITSTATUS(std::system(command.c_str()));
 }
 
 // The record of the candidate's own load_inline call.
@@ -72,6 +83,10 @@ TEST_CASE("builds are shared through the cache, and no candidate can poison it")
   CHECK(built["build_s"].get<double>() > 1.0);  // a real build
   CHECK(import_record(honest)["source"] == "prebuilt");
   CHECK(prebuild_record(hostile)["key"] == key);  // the same sources: the same key
+  // A native candidate's job is blinded (reference worker, candidate, judge): its results file,
+  // judge memory and all, is what docs/results.schema.json describes.
+  CHECK(honest["memory"].contains("judge"));
+  CHECK(validate_against_schema(dir.path() / "first.json") == 0);
 
   if (!landlock) {
     // Without Landlock other jobs could write into a job's builds: no sharing at all.
