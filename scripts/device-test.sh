@@ -11,6 +11,11 @@
 # throughput for a machine with several GPUs); the build always
 # runs first (a no-op when up to date). Each device call is capped at 10 minutes, so a full
 # pass may be split: e.g. "tests,smoke,timing" then "bench".
+# KBENCH_DEVICE_MAX_WALL_S=S gives the suite runs of the smoke, integrity, cudalaunch and faults
+# stages `--max-wall S` (each its own deadline; `kbench run --help`). Their journals are kept in
+# OUTDIR/journals (so they come back with the call); KBENCH_DEVICE_JOURNALS=DIR (a carried ignored
+# folder such as .resume/journals, where the last call's journals were copied) resumes from them:
+# a stage cut by one call continues in the next instead of starting again.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUTDIR="${1:-${OUT:-/tmp}}"
@@ -21,6 +26,19 @@ export PYTHONUNBUFFERED=1
 status=0
 STAGES=",${KBENCH_DEVICE_STAGES:-tests,smoke,timing,integrity,faults,overhead,bench},"
 want() { [[ "$STAGES" == *",$1,"* ]]; }
+# run_limits NAME: the deadline and journal options for one stage's `kbench run` (see above).
+run_limits() {
+  local limits=()
+  [ -n "${KBENCH_DEVICE_MAX_WALL_S:-}" ] && limits+=(--max-wall "$KBENCH_DEVICE_MAX_WALL_S" --max-wall-grace 20)
+  mkdir -p "$OUTDIR/journals"
+  local journal="$OUTDIR/journals/$1.journal.jsonl"
+  if [ -n "${KBENCH_DEVICE_JOURNALS:-}" ] && [ -s "$KBENCH_DEVICE_JOURNALS/$1.journal.jsonl" ]; then
+    cp "$KBENCH_DEVICE_JOURNALS/$1.journal.jsonl" "$journal"
+    limits+=(--resume)
+  fi
+  limits+=(--journal "$journal")
+  echo "${limits[@]}"
+}
 step() { printf '\n=== %s\n' "$*"; }
 
 step "environment"
@@ -53,7 +71,7 @@ fi
 if want smoke; then
 step "smoke suite on cuda"
 start=$(date +%s)
-"$BUILD/bin/kbench" run "$ROOT/configs/suites/smoke.yaml" --device cuda -o "$OUTDIR/smoke-cuda.json" \
+"$BUILD/bin/kbench" run "$ROOT/configs/suites/smoke.yaml" --device cuda -o "$OUTDIR/smoke-cuda.json" $(run_limits smoke) \
   > "$OUTDIR/smoke-cuda.txt" 2>&1
 smoke_rc=$?
 smoke_s=$(( $(date +%s) - start ))
@@ -198,7 +216,7 @@ fi
 
 if want integrity; then
 step "integrity: GPU-only exploits rejected by the right check, honest candidates pass (docs/integrity.md)"
-"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/exploits_gpu.yaml" --device cuda -q -o "$OUTDIR/exploits-gpu.json" \
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/exploits_gpu.yaml" --device cuda -q -o "$OUTDIR/exploits-gpu.json" $(run_limits exploits-gpu) \
   > "$OUTDIR/exploits-gpu.txt" 2>&1
 "$PYTHON" - "$OUTDIR/exploits-gpu.json" "$OUTDIR/smoke-cuda.json" <<'PY' || status=1
 import json, os, sys
@@ -255,7 +273,7 @@ fi
 
 if want cudalaunch; then
 step "cudalaunch: CUDA load_inline candidates in LLM styles ok with their kernels' share; hostile ones rejected (issue #12)"
-"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/cuda_launch_gpu.yaml" --device cuda -q -o "$OUTDIR/cuda-launch.json" \
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/cuda_launch_gpu.yaml" --device cuda -q -o "$OUTDIR/cuda-launch.json" $(run_limits cuda-launch) \
   > "$OUTDIR/cuda-launch.txt" 2>&1
 "$PYTHON" - "$OUTDIR/cuda-launch.json" <<'PY' || status=1
 import json, sys
@@ -294,7 +312,7 @@ fi
 
 if want faults; then
 step "GPU faults: hung kernel, illegal memory access, device OOM; honest work after each (issue #4)"
-"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/faults_gpu.yaml" --device cuda -j 1 -q -o "$OUTDIR/faults-gpu.json" \
+"$BUILD/bin/kbench" run "$ROOT/tests/data/suites/faults_gpu.yaml" --device cuda -j 1 -q -o "$OUTDIR/faults-gpu.json" $(run_limits faults-gpu) \
   > "$OUTDIR/faults-gpu.txt" 2>&1
 "$PYTHON" - "$OUTDIR/faults-gpu.json" <<'PY' || status=1
 import json, sys
