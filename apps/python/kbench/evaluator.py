@@ -109,7 +109,10 @@ class Evaluator:
     measured in the background from the start, in worker slots no request waits for, so that first
     requests do not pay it (default True; docs/serve.md#reference-fill); device_memory_gb: the GiB of each device the memory ledger shares out
     among its workers, as `kbench run --device-memory-gb` (default: 95% of each GPU's, the CPU
-    unbounded; docs/memory.md#admission), e.g. to leave room on a GPU the trainer also uses. Raises ValueError (InputError) for a bad suite or option and
+    unbounded; docs/memory.md#admission), e.g. to leave room on a GPU the trainer also uses;
+    keep_finished: finished results kept for status()/result() and idempotent ids (default 4096,
+    least recently finished or read evicted first; queued and running ones never), keep_finished_s
+    an optional age bound (docs/serve.md#retention). Raises ValueError (InputError) for a bad suite or option and
     RuntimeError (EnvironmentError) when Python, torch or the device is unusable."""
 
     def __init__(self, suite: Union[str, os.PathLike], devices: str = "auto", checks: Optional[str] = None,
