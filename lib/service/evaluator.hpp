@@ -64,9 +64,9 @@ struct EvaluatorConfig {
   std::optional<double> device_memory_gb;
   std::optional<std::filesystem::path> work_dir;  // default: a temporary folder, removed by drain()
   std::size_t max_queued = 256;              // waiting requests before submit refuses
-  // Finished evaluations kept for lookup by id (each holds its result with raw samples, ~40 KiB
+  // Finished evaluations kept for lookup by id (each holds its result with raw samples, ~33 KiB
   // of server memory in the CPU soak): the service's memory is bounded by this, not by how long
-  // it runs. 4096 (~160 MiB) holds a large RL step (512 prompts x 8 samples) for reading back;
+  // it runs. 4096 (~130 MiB) holds a large RL step (512 prompts x 8 samples) for reading back;
   // least recently finished or read evicted first. keep_finished_s, when set, also evicts
   // results not finished or read for that many seconds (docs/serve.md#retention).
   std::size_t keep_finished = 4096;
