@@ -47,6 +47,15 @@ void add_serve_command(CLI::App& app) {
                   "Append every finished evaluation to this JSON-lines file (fsynced; never truncated)")
       ->type_name("FILE")
       ->group("HTTP");
+  cmd->add_option("--keep-results", evaluator.keep_finished,
+                  "Finished results kept in memory for GET /results/ID, least recently finished or read evicted "
+                  "first; an evicted id answers 410 (default 4096; docs/serve.md#retention)")
+      ->check(CLI::Range(1, 100000000))
+      ->group("HTTP");
+  cmd->add_option("--keep-results-s", evaluator.keep_finished_s,
+                  "Also evict a finished result not read for this many seconds (default: no age bound)")
+      ->check(documented_range("--keep-results-s"))
+      ->group("HTTP");
   cmd->add_option("--device", evaluator.device, "auto (GPU if present), cpu, cuda or cuda:N")
       ->default_val("auto")
       ->group("Execution");

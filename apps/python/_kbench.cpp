@@ -93,7 +93,7 @@ PYBIND11_MODULE(_kbench, m) {
                        std::optional<std::string> work_dir, std::size_t max_queued, std::size_t keep_finished,
                        std::optional<std::function<void(const std::string&)>> log,
                        std::optional<std::string> timing_preset, std::optional<double> device_memory_gb,
-                       bool fill_reference) {
+                       bool fill_reference, std::optional<double> keep_finished_s) {
              EvaluatorConfig config;
              config.suite_file = suite;
              config.device = device;
@@ -110,6 +110,7 @@ PYBIND11_MODULE(_kbench, m) {
              if (work_dir) config.work_dir = *work_dir;
              config.max_queued = max_queued;
              config.keep_finished = keep_finished;
+             config.keep_finished_s = keep_finished_s;
              if (log) {
                auto callable = std::make_shared<std::function<void(const std::string&)>>(std::move(*log));
                config.log = [callable](const std::string& line) {
@@ -130,7 +131,7 @@ PYBIND11_MODULE(_kbench, m) {
            py::arg("keep_reference_drift") = py::none(), py::arg("timeout_s") = py::none(), py::arg("work_dir") = py::none(),
            py::arg("max_queued") = 256, py::arg("keep_finished") = 4096, py::arg("log") = py::none(),
            py::arg("timing_preset") = py::none(), py::arg("device_memory_gb") = py::none(),
-           py::arg("fill_reference") = true)
+           py::arg("fill_reference") = true, py::arg("keep_finished_s") = py::none())
       .def(
           "submit",
           [](Evaluator& self, const std::string& problem_id, const std::string& source, const std::string& backend,
@@ -173,6 +174,8 @@ PYBIND11_MODULE(_kbench, m) {
                                     {"problem_id", status->problem_id},
                                     {"state", to_string(status->state)}};
              if (status->evaluation) json["evaluation"] = evaluation_json(*status->evaluation);
+             if (status->evicted)
+               json["evicted"] = {{"reason", status->evicted->reason}, {"attempts", status->evicted->attempts}};
              return json.dump();
            })
       .def("stats",

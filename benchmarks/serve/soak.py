@@ -7,12 +7,14 @@ Asserts what the issue asks of the service and prints it:
   - no lost or duplicated result: every id comes back once over HTTP and is written once to the
     server's results log, with the status its candidate deserves (honest ok, each hostile its own);
   - idempotency: resubmitted ids return the same result and run nothing (the finished counter);
+    with --keep-results N, a sampled id whose result was evicted must answer 410 (evicted) instead,
+    and /metrics must count N kept and the rest evicted;
   - bounded memory: the server's RSS sampled throughout, and its peak (VmHWM) at the end;
   - a clean drain: SIGTERM, exit 0.
 Clients honour 429 + Retry-After. Exit 0 when every check holds, 1 otherwise.
 
 Usage: benchmarks/serve/soak.py [--kbench build/bin/kbench] [--requests 1000] [--hostile 0.05]
-                                [--clients 16] [--workers 2] [--device cpu]
+                                [--clients 16] [--workers 2] [--device cpu] [--keep-results N]
 Only the Python standard library (urllib), so it runs with any python3.
 """
 import argparse
@@ -88,6 +90,8 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--max-queue", type=int, default=32)
     ap.add_argument("--device", default="cpu")
+    ap.add_argument("--keep-results", type=int, default=0,
+                    help="passed to kbench serve --keep-results (0: the server's default, 4096)")
     ap.add_argument("--client-deadline", type=float, default=1800, help="seconds one request may take, 429s included")
     ap.add_argument("--max-seconds", type=float, default=0,
                     help="stop sending new requests after this many seconds (0: send all); every request sent "
@@ -109,7 +113,8 @@ def main():
     err = open(os.path.join(work, "serve.err"), "w")
     server = subprocess.Popen([args.kbench, "serve", SUITE, "--port", "0", "--device", args.device,
                                "--workers", str(args.workers), "--max-queue", str(args.max_queue),
-                               "--request-timeout", "30", "--results", results_log],
+                               "--request-timeout", "30", "--results", results_log]
+                              + (["--keep-results", str(args.keep_results)] if args.keep_results else []),
                               stdout=subprocess.PIPE, stderr=err, text=True)
     line = server.stdout.readline()
     match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
@@ -119,7 +124,8 @@ def main():
     http = Http(int(match.group(1)))
     print(f"soak: server pid {server.pid} on port {match.group(1)}; {args.requests} requests "
           f"({sum(1 for p in plan if p[1:] in HOSTILE)} hostile or wrong), "
-          f"{args.clients} clients, {args.workers} workers, queue {args.max_queue}", flush=True)
+          f"{args.clients} clients, {args.workers} workers, queue {args.max_queue}"
+          + (f", keep-results {args.keep_results}" if args.keep_results else ""), flush=True)
 
     rss_samples = []
     stop_sampling = threading.Event()
@@ -180,11 +186,22 @@ def main():
     elapsed = time.time() - started
     plan = [p for p in plan if p[0] not in not_sent]  # what was sent is what is checked
 
-    # Idempotency: resubmit every 50th id; the same result, nothing run again.
+    # Idempotency: resubmit every 50th id (and the last); the same result, nothing run again. An
+    # id evicted under --keep-results answers 410 and is not resubmitted (that would run it again).
     _, _, raw = http.call("GET", "/metrics")
     finished_before = float(re.search(r"^kbench_evaluations_finished_total (\S+)$", raw.decode(), re.M).group(1))
     repeat_mismatch = 0
-    for rid, problem, path, _ in plan[::50]:
+    evicted_seen = 0
+    sampled = plan[::50] + plan[-1:]
+    for rid, problem, path, _ in sampled:
+        if args.keep_results:
+            status, _, raw = http.call("GET", f"/results/{rid}")
+            if status == 410 and json.loads(raw)["error"]["code"] == "evicted":
+                evicted_seen += 1
+                continue
+            if status != 200:
+                repeat_mismatch += 1
+                continue
         status, _, raw = http.call("POST", "/evaluate?wait=1", {"problem_id": problem, "source": sources[path],
                                                                "request_id": rid})
         if status != 200 or rid not in replies or json.loads(raw)["result"] != replies[rid]["result"]:
@@ -192,6 +209,10 @@ def main():
     _, _, raw = http.call("GET", "/metrics")
     metrics = raw.decode()
     finished_after = float(re.search(r"^kbench_evaluations_finished_total (\S+)$", metrics, re.M).group(1))
+    kept = float(re.search(r"^kbench_results_kept (\S+)$", metrics, re.M).group(1))
+    evicted = float(re.search(r'^kbench_results_evicted_total\{reason="count"\} (\S+)$', metrics, re.M).group(1))
+    cap = args.keep_results or 4096
+    retention_ok = kept == min(cap, finished_after) and evicted == finished_after - kept
 
     peak_kb = rss_kb(server.pid, "VmHWM")
     stop_sampling.set()
@@ -232,8 +253,10 @@ def main():
     print(f"soak: 429 answers {refusals['429']}; hung {sum(1 for _, f in failures if f == 'hung')}; "
           f"other failures {sum(1 for _, f in failures if f != 'hung')}; lost {len(lost)}; duplicated {len(duplicated)}; "
           f"wrong status {len(wrong_status)}; logged {len(logged)}")
-    print(f"soak: idempotent resubmissions {len(plan[::50])}: {repeat_mismatch} differed, "
-          f"finished counter {finished_before:.0f} -> {finished_after:.0f}")
+    print(f"soak: idempotent resubmissions {len(sampled) - evicted_seen}: {repeat_mismatch} differed, "
+          f"finished counter {finished_before:.0f} -> {finished_after:.0f}; {evicted_seen} sampled ids evicted (410)")
+    print(f"soak: results kept {kept:.0f} (cap {cap}), evicted {evicted:.0f}"
+          + ("" if retention_ok else " -- NOT what the cap implies"))
     print(f"soak: server RSS peak (VmHWM) {peak_kb / 1024:.1f} MiB; max RSS first third {rss_first / 1024:.1f} MiB, "
           f"last third {rss_last / 1024:.1f} MiB; SIGTERM exit {code}")
     for rid, failure in failures[:5]:
@@ -241,7 +264,7 @@ def main():
     for rid, got, expected in wrong_status[:5]:
         print(f"soak: WRONG {rid}: {got}, expected {expected}")
     ok = (not failures and not lost and not duplicated and not wrong_status and repeat_mismatch == 0
-          and finished_after == finished_before and code == 0)
+          and finished_after == finished_before and code == 0 and retention_ok)
     print("soak: PASS" if ok else f"soak: FAIL (server log {err.name})")
     sys.exit(0 if ok else 1)
 

@@ -5,6 +5,7 @@
 // reaping and the sweep of its descendants finish here, on a thread of their own.
 #include <sys/types.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -24,10 +25,18 @@ class BackgroundReaper {
   void reap(pid_t pid, std::unique_ptr<ProcessTree> tree, std::vector<int> fds);
   // Blocks until every worker handed over so far is reaped and its descendants are gone.
   void wait_all();
+  // Reaping threads not joined yet (running, or ended since the last reap()).
+  [[nodiscard]] std::size_t held();
 
  private:
+  struct Reaping {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;  // set as the thread's last act
+  };
   std::mutex mutex_;
-  std::vector<std::thread> threads_;
+  // Joined at the next reap() once done: an ended thread left unjoined keeps its stack mapped
+  // and resident (~20 KiB per delivered worker, linear growth of a long-lived `kbench serve`).
+  std::vector<Reaping> threads_;
 };
 
 }  // namespace kbench

@@ -65,6 +65,27 @@ json pending_json(const std::string& request_id, RequestState state) {
           {"result_url", "/results/" + request_id}};
 }
 
+// 410 Gone for an id whose result was evicted (docs/serve.md#retention): unlike 404 it says the
+// id was real, why it went, and what to do.
+json evicted_body(const RequestStatus& found, const EvaluatorStats& stats) {
+  const EvictedResult& gone = *found.evicted;
+  const std::string bound =
+      gone.reason == "age" ? fmt::format("not read for --keep-results-s {} s", stats.keep_finished_s.value_or(0))
+                           : fmt::format("more than --keep-results {} newer or more recently read results", stats.keep_finished);
+  json body = error_body("evicted", fmt::format("the result of request '{}' was evicted from memory ({}); it is in the "
+                                                "--results log if the server writes one; POST the same request again "
+                                                "to evaluate it afresh (attempt {})",
+                                                found.request_id, bound, gone.attempts + 1));
+  body["request_id"] = found.request_id;
+  body["problem_id"] = found.problem_id;
+  body["state"] = to_string(RequestState::evicted);
+  body["evicted_because"] = gone.reason;
+  body["attempts"] = gone.attempts;
+  body["keep_results"] = stats.keep_finished;
+  body["keep_results_s"] = stats.keep_finished_s ? json(*stats.keep_finished_s) : json();
+  return body;
+}
+
 }  // namespace
 
 struct HttpServer::State {
@@ -195,7 +216,11 @@ struct HttpServer::State {
     const auto found = evaluator.lookup(id);
     if (!found) {
       send_json(res, 404, error_body("unknown_request", fmt::format("no request with id '{}' (never seen, or "
-                                                                    "forgotten after keep_finished results)", id)));
+                                                                    "evicted so long ago that it is forgotten)", id)));
+      return;
+    }
+    if (found->evicted) {
+      send_json(res, 410, evicted_body(*found, evaluator.stats()));
       return;
     }
     json body = {{"request_id", found->request_id},
@@ -210,7 +235,10 @@ struct HttpServer::State {
     const std::string id = req.matches[1];
     const auto found = evaluator.lookup(id);
     if (!found) {
-      send_json(res, 404, error_body("unknown_request", fmt::format("no request with id '{}'", id)));
+      send_json(res, 404, error_body("unknown_request", fmt::format("no request with id '{}' (never seen, or "
+                                                                    "evicted so long ago that it is forgotten)", id)));
+    } else if (found->evicted) {
+      send_json(res, 410, evicted_body(*found, evaluator.stats()));
     } else if (found->evaluation) {
       send_json(res, 200, finished_json(*found->evaluation));
     } else {

@@ -56,6 +56,13 @@ std::string metrics_text(const EvaluatorStats& stats, const HttpTally& http) {
   out.gauge("kbench_accepting", "1 while new evaluations are accepted, 0 while draining.",
             stats.accepting && !http.draining ? 1 : 0);
 
+  out.gauge("kbench_results_kept", "Finished results kept in memory for GET /results/ID (at most --keep-results).",
+            double(stats.kept));
+  out.family("kbench_results_evicted_total", "counter",
+             "Finished results evicted from memory, by reason: count (over --keep-results), age (--keep-results-s).");
+  out.sample("kbench_results_evicted_total", double(stats.evicted_by_count), label("reason", "count"));
+  out.sample("kbench_results_evicted_total", double(stats.evicted_by_age), label("reason", "age"));
+
   out.family("kbench_evaluations_total", "counter", "Finished evaluations by status.");
   for (const auto& [status, count] : stats.by_status)
     out.sample("kbench_evaluations_total", double(count), label("status", status));

@@ -24,7 +24,8 @@ ResultsLog::~ResultsLog() {
 
 void ResultsLog::write(const Evaluation& evaluation) {
   std::lock_guard lock(mutex_);
-  if (!written_.insert(evaluation.request_id).second) return;
+  // By id and attempt: an evicted id evaluated again is a new measurement, so a new line.
+  if (!written_.insert(evaluation.request_id + '#' + std::to_string(evaluation.attempt)).second) return;
   const std::string line =
       evaluation_json(evaluation).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // One write(2) per line on an O_APPEND descriptor: a line is never interleaved with another.

@@ -27,6 +27,7 @@ nlohmann::json evaluation_json(const Evaluation& evaluation) {
           {"message", r.message},
           {"time", to_json(evaluation.time)},
           {"feedback", evaluation.feedback},
+          {"attempt", evaluation.attempt},
           {"result", result_json(r)}};
 }
 

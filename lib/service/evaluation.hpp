@@ -48,10 +48,13 @@ struct Evaluation {
   JobResult result;
   TimeSplit time;
   std::string feedback;  // run/turn_feedback.hpp: what the next prompt is told
+  // 1; 2+ when this request id was evaluated again after its earlier result was evicted
+  // (docs/serve.md#retention): the results log keeps one line per attempt.
+  std::size_t attempt = 1;
 };
 
 // {"request_id", "session_id", "backend", "problem_id", "status", "message", "time",
-//  "feedback", "result": result_json(result)}.
+//  "feedback", "attempt", "result": result_json(result)}.
 nlohmann::json evaluation_json(const Evaluation& evaluation);
 
 }  // namespace kbench

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <deque>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -100,6 +99,7 @@ std::string to_string(RequestState state) {
     case RequestState::queued: return "queued";
     case RequestState::running: return "running";
     case RequestState::finished: return "finished";
+    case RequestState::evicted: return "evicted";
   }
   return "queued";
 }
@@ -114,7 +114,11 @@ nlohmann::json to_json(const EvaluatorStats& stats) {
           {"accepting", stats.accepting},
           {"by_status", stats.by_status},
           {"time_sums", to_json(stats.time_sums)},
-          {"reference_fill", to_json(stats.fill)}};
+          {"reference_fill", to_json(stats.fill)},
+          {"kept_results", stats.kept},
+          {"evicted_results", {{"count", stats.evicted_by_count}, {"age", stats.evicted_by_age}}},
+          {"keep_finished", stats.keep_finished},
+          {"keep_finished_s", stats.keep_finished_s ? nlohmann::json(*stats.keep_finished_s) : nlohmann::json()}};
 }
 
 struct Evaluator::State {
@@ -124,6 +128,7 @@ struct Evaluator::State {
     RequestState state = RequestState::queued;
     Clock::time_point submitted, started;
     bool has_started = false;
+    std::size_t attempt = 1;
     std::promise<Evaluation> promise;
     Handle future;
     std::vector<Listener> listeners;
@@ -151,13 +156,21 @@ struct Evaluator::State {
   std::size_t auto_ids = 0;
   std::map<std::size_t, std::shared_ptr<Entry>> by_index;  // queued or running
   std::unordered_map<std::string, std::shared_ptr<Entry>> by_id;
-  std::deque<std::string> finished_order;  // oldest first, for keep_finished
+  std::optional<ResultRetention> retention;  // which finished entries by_id still holds
   ReferenceFill fill;
   EvaluatorStats stats;
 
   void log(const std::string& line) const {
     if (config.log) config.log(line);
   }
+
+  // Under `mutex`: drops from by_id the finished entries the retention evicted.
+  void drop(const std::vector<std::string>& evicted) {
+    for (const auto& id : evicted)
+      if (const auto it = by_id.find(id); it != by_id.end() && it->second->state == RequestState::finished)
+        by_id.erase(it);
+  }
+  void expire() { drop(retention->expire(Clock::now())); }
 
   const Problem* find_problem(const std::string& id) const {
     for (const auto& p : suite.problems)
@@ -208,6 +221,7 @@ struct Evaluator::State {
     add_other_workers(time.phases_s, result);
     time.total_s = seconds_between(entry->submitted, now);
     evaluation.feedback = turn_feedback(result).text;
+    evaluation.attempt = entry->attempt;
     // Kept once, in the handle's shared state, made ready under the lock together with
     // `finished` and the counts: whoever sees the handle ready sees the lookup and stats agree.
     const Evaluation* finished = nullptr;
@@ -229,12 +243,8 @@ struct Evaluator::State {
       add_phases(sums.phases_s, done.time.phases_s);
       entry->state = RequestState::finished;
       listeners.swap(entry->listeners);
-      finished_order.push_back(entry->request_id);
-      while (finished_order.size() > config.keep_finished) {
-        const auto old = by_id.find(finished_order.front());
-        if (old != by_id.end() && old->second->state == RequestState::finished) by_id.erase(old);
-        finished_order.pop_front();
-      }
+      drop(retention->finished(entry->request_id, EvictedResult{entry->problem_id, entry->digest, entry->attempt, ""},
+                               now));
     }
     for (const auto& listener : listeners) listener(*finished);
   }
@@ -257,6 +267,7 @@ Evaluator::Evaluator(EvaluatorConfig config) : state_(std::make_unique<State>())
   auto& s = *state_;
   s.config = std::move(config);
   if (s.config.max_queued < 1) throw InputError("max_queued must be >= 1");
+  s.retention.emplace(RetentionLimits{s.config.keep_finished, s.config.keep_finished_s});
   SuiteRunOptions options;
   options.suite_file = s.config.suite_file;
   options.device = s.config.device;
@@ -359,17 +370,30 @@ Evaluator::Handle Evaluator::submit(EvaluationRequest request, Listener on_done)
 
   std::lock_guard push_lock(s.push_mutex);
   std::string request_id;
+  std::size_t attempt = 1;
   {
     std::unique_lock lock(s.mutex);
     if (!s.accepting) throw EvaluatorRefusal(Reason::draining, "the evaluator is draining: it accepts no new requests");
+    s.expire();
     if (request.request_id) {
       request_id = *request.request_id;
+      // An evicted id is evaluated afresh (a trainer retrying after a long pause gets a reward,
+      // not a refusal), but only for the candidate it named: another is still a conflict.
+      if (const EvictedResult* gone = s.retention->evicted(request_id)) {
+        if (gone->digest != digest)
+          throw EvaluatorRefusal(Reason::conflict,
+                                 fmt::format("request_id '{}' was already used for another candidate or problem "
+                                             "(its result has since been evicted)",
+                                             request_id));
+        attempt = gone->attempts + 1;
+      }
       if (const auto it = s.by_id.find(request_id); it != s.by_id.end()) {
         const auto entry = it->second;
         if (entry->digest != digest)
           throw EvaluatorRefusal(Reason::conflict,
                                  fmt::format("request_id '{}' was already used for another candidate or problem",
                                              request_id));
+        if (entry->state == RequestState::finished) s.retention->touched(request_id, Clock::now());
         if (on_done) {
           if (entry->state == RequestState::finished) {
             const auto handle = entry->future;
@@ -406,6 +430,7 @@ Evaluator::Handle Evaluator::submit(EvaluationRequest request, Listener on_done)
   entry->problem_id = request.problem_id;
   entry->backend = request.backend;
   entry->digest = digest;
+  entry->attempt = attempt;
   entry->session_id = request.session_id;
   entry->submitted = Clock::now();
   entry->future = entry->promise.get_future().share();
@@ -440,19 +465,34 @@ Evaluator::Handle Evaluator::submit(EvaluationRequest request, Listener on_done)
 std::optional<RequestStatus> Evaluator::lookup(const std::string& request_id) const {
   auto& s = *state_;
   std::lock_guard lock(s.mutex);
+  s.expire();
   const auto it = s.by_id.find(request_id);
-  if (it == s.by_id.end()) return std::nullopt;
+  if (it == s.by_id.end()) {
+    const EvictedResult* gone = s.retention->evicted(request_id);
+    if (!gone) return std::nullopt;
+    return RequestStatus{request_id, gone->problem_id, std::nullopt, RequestState::evicted, std::nullopt, *gone};
+  }
   const auto& entry = *it->second;
-  RequestStatus status{entry.request_id, entry.problem_id, entry.session_id, entry.state, std::nullopt};
-  if (entry.state == RequestState::finished) status.evaluation = entry.future.get();  // set before `finished`
+  RequestStatus status{entry.request_id, entry.problem_id, entry.session_id, entry.state, std::nullopt, std::nullopt};
+  if (entry.state == RequestState::finished) {
+    status.evaluation = entry.future.get();  // set before `finished`
+    s.retention->touched(request_id, Clock::now());
+  }
   return status;
 }
 
 EvaluatorStats Evaluator::stats() const {
-  std::lock_guard lock(state_->mutex);
-  EvaluatorStats stats = state_->stats;
-  stats.accepting = state_->accepting;
-  stats.fill = state_->fill.stats();
+  auto& s = *state_;
+  std::lock_guard lock(s.mutex);
+  s.expire();  // a /metrics scrape is a touch: an idle server still lets old results go
+  EvaluatorStats stats = s.stats;
+  stats.accepting = s.accepting;
+  stats.fill = s.fill.stats();
+  stats.kept = s.retention->kept();
+  stats.evicted_by_count = s.retention->evicted_by_count();
+  stats.evicted_by_age = s.retention->evicted_by_age();
+  stats.keep_finished = s.retention->limits().keep;
+  stats.keep_finished_s = s.retention->limits().keep_s;
   return stats;
 }
 

@@ -9,8 +9,9 @@
 //   request itself (EvaluatorRefusal: unknown problem, bad field, queue full, draining, an id
 //   reused for another candidate) and for the service (EnvironmentError: Python or device).
 // - Requests are idempotent by request_id: the same id with the same candidate returns the same
-//   handle and runs once. Finished evaluations are kept for lookup up to `keep_finished`
-//   (oldest forgotten first); a forgotten id evaluates afresh.
+//   handle and runs once. Finished evaluations are kept for lookup up to `keep_finished` (and
+//   `keep_finished_s`), the least recently finished or read evicted first (result_retention.hpp);
+//   an evicted id looks up as `evicted`, and submitted again it is evaluated afresh (attempt 2).
 // - The queue is bounded: submit refuses (queue_full) when `max_queued` requests wait for a
 //   worker. Nothing already accepted is dropped: drain() finishes queued and running work.
 #include <chrono>
@@ -29,6 +30,7 @@
 
 #include "service/evaluation.hpp"
 #include "service/reference_fill.hpp"
+#include "service/result_retention.hpp"
 
 namespace kbench {
 
@@ -62,9 +64,13 @@ struct EvaluatorConfig {
   std::optional<double> device_memory_gb;
   std::optional<std::filesystem::path> work_dir;  // default: a temporary folder, removed by drain()
   std::size_t max_queued = 256;              // waiting requests before submit refuses
-  // Finished evaluations kept for lookup by id (each holds its result with raw samples, some
-  // kB to tens of kB): the service's memory is bounded by this, not by how long it runs.
+  // Finished evaluations kept for lookup by id (each holds its result with raw samples, ~33 KiB
+  // of server memory in the CPU soak): the service's memory is bounded by this, not by how long
+  // it runs. 4096 (~130 MiB) holds a large RL step (512 prompts x 8 samples) for reading back;
+  // least recently finished or read evicted first. keep_finished_s, when set, also evicts
+  // results not finished or read for that many seconds (docs/serve.md#retention).
   std::size_t keep_finished = 4096;
+  std::optional<double> keep_finished_s;
   std::function<void(const std::string&)> log;  // one line per event; may be empty
 };
 
@@ -80,7 +86,8 @@ class EvaluatorRefusal : public std::runtime_error {
 // "unknown_problem", "bad_request", "conflict", "queue_full", "draining".
 std::string to_string(EvaluatorRefusal::Reason reason);
 
-enum class RequestState { queued, running, finished };
+// evicted: finished, and its result since dropped from memory (keep_finished / keep_finished_s).
+enum class RequestState { queued, running, finished, evicted };
 std::string to_string(RequestState state);
 
 struct RequestStatus {
@@ -89,6 +96,7 @@ struct RequestStatus {
   std::optional<std::string> session_id;
   RequestState state = RequestState::queued;
   std::optional<Evaluation> evaluation;  // once finished
+  std::optional<EvictedResult> evicted;   // state evicted: why, and how many attempts it had
 };
 
 struct EvaluatorStats {
@@ -102,6 +110,11 @@ struct EvaluatorStats {
   std::map<std::string, std::size_t> by_status;  // finished evaluations per status
   TimeSplit time_sums;  // summed over the finished ones (phases_s summed per phase)
   ReferenceFillStats fill;  // the reference fill's progress (EvaluatorConfig::fill_reference)
+  std::size_t kept = 0;                 // finished results kept for lookup now
+  std::size_t evicted_by_count = 0;     // since start: over keep_finished
+  std::size_t evicted_by_age = 0;       // since start: older than keep_finished_s
+  std::size_t keep_finished = 0;
+  std::optional<double> keep_finished_s;
 };
 nlohmann::json to_json(const EvaluatorStats& stats);
 
@@ -122,7 +135,8 @@ class Evaluator {
   // called once with it (at once when it is already finished), on the session's thread: it
   // must be quick and must not call submit(). Throws EvaluatorRefusal.
   Handle submit(EvaluationRequest request, Listener on_done = nullptr);
-  // The request's state; nullopt for an id never seen (or forgotten).
+  // The request's state (a read: a finished one becomes the most recently used); state evicted
+  // for an id whose result was evicted and is still remembered; nullopt for an id never seen.
   [[nodiscard]] std::optional<RequestStatus> lookup(const std::string& request_id) const;
   [[nodiscard]] EvaluatorStats stats() const;
   [[nodiscard]] std::vector<std::string> problem_ids() const;

@@ -66,6 +66,7 @@ const std::map<std::string, NumberRange, std::less<>>& table() {
       {"--target-ci", closed(1e-5, 0.5)},
       {"--fail-on-regression", closed(0, 1e6)},
       {"--request-timeout", open_min(0, kDay_s)},  // kbench serve: the longest wait=1 blocks
+      {"--keep-results-s", open_min(0, 365 * kDay_s)},  // kbench serve: an unread result's age
       // Results files (docs/results-format.md): a sample of days is a broken file.
       {"samples_ms", closed(0, 1e9)},
       {"wall_s", closed(0, 1e9)},

@@ -168,3 +168,32 @@ def test_an_evaluator_dropped_while_busy_drains_without_deadlock(tmp_path, ok_so
     gc.collect()
     assert any("evaluator drained" in line for line in lines)
     assert any('"status": "ok"' in line or '"status":"ok"' in line for line in lines)
+
+
+def test_evicted_results_say_so_and_run_afresh(tmp_path):
+    # keep_finished=2 crossed by replies without code (status no_code, no worker runs).
+    ev = kbench.Evaluator(DATA / "suites" / "quick.yaml", devices="cpu", work_dir=tmp_path / "w", keep_finished=2)
+    try:
+        problem = ev.problems[0]
+        for rid in ("e-1", "e-2", "e-3"):
+            assert ev.evaluate(problem, "no code here", request_id=rid, reply=True).status == "no_code"
+        status = ev.status("e-1")
+        assert status["state"] == "evicted"
+        assert status["evicted"] == {"reason": "count", "attempts": 1}
+        with pytest.raises(kbench.ResultEvictedError) as gone:
+            ev.result("e-1")
+        assert gone.value.request_id == "e-1" and gone.value.attempts == 1
+        assert isinstance(gone.value, LookupError)
+        assert ev.result("e-3").status == "no_code"
+        assert ev.status("never-sent") is None
+        stats = ev.stats()
+        assert stats["kept_results"] == 2 and stats["evicted_results"] == {"count": 1, "age": 0}
+        assert stats["keep_finished"] == 2 and stats["keep_finished_s"] is None
+        again = ev.evaluate(problem, "no code here", request_id="e-1", reply=True)
+        assert again.status == "no_code" and ev.status("e-1")["evaluation"]["attempt"] == 2
+        with pytest.raises(kbench.ConflictError):
+            ev.evaluate(problem, "another reply", request_id="e-2", reply=True)
+    finally:
+        ev.close()
+    with pytest.raises(ValueError):
+        kbench.Evaluator(DATA / "suites" / "quick.yaml", devices="cpu", keep_finished_s=0)

@@ -150,6 +150,9 @@ TEST_CASE("metrics are well-formed Prometheus text") {
   stats.fill.failed = 1;
   stats.fill.running = 1;
   stats.fill.seconds = 42.5;
+  stats.kept = 50;
+  stats.evicted_by_count = 250;
+  stats.evicted_by_age = 4;
   HttpTally http;
   http.responses_by_code = {{200, 9}, {429, 2}};
   http.waiting = 1;
@@ -189,6 +192,10 @@ TEST_CASE("metrics are well-formed Prometheus text") {
   CHECK(text.find("kbench_reference_filled_total 3\n") != std::string::npos);
   CHECK(text.find("kbench_reference_fill_failed_total 1\n") != std::string::npos);
   CHECK(text.find("kbench_reference_fill_seconds_total 42.5\n") != std::string::npos);
+  CHECK(text.find("# TYPE kbench_results_kept gauge\nkbench_results_kept 50\n") != std::string::npos);
+  CHECK(text.find("# TYPE kbench_results_evicted_total counter\n") != std::string::npos);
+  CHECK(text.find("kbench_results_evicted_total{reason=\"count\"} 250\n") != std::string::npos);
+  CHECK(text.find("kbench_results_evicted_total{reason=\"age\"} 4\n") != std::string::npos);
   http.draining = true;
   CHECK(metrics_text(stats, http).find("kbench_accepting 0\n") != std::string::npos);
 }

@@ -10,10 +10,11 @@ docs/rl.md has the API, the reward definitions and trainer adapters."""
 from . import rewards, trainers
 from ._kbench import EnvironmentError, InputError
 from .evaluator import (BadRequestError, ConflictError, DrainingError, Evaluator, QueueFullError,
-                        RefusedError, Request, UnknownProblemError)
+                        RefusedError, Request, ResultEvictedError, UnknownProblemError)
 from .result import STATUSES, Result, Speedup
 
 # InputError and EnvironmentError (ValueError and RuntimeError subclasses) are kbench.InputError and
 # kbench.EnvironmentError; left out of __all__ so a star import never shadows the builtin.
 __all__ = ["Evaluator", "Request", "Result", "Speedup", "STATUSES", "rewards", "trainers", "RefusedError",
-           "UnknownProblemError", "BadRequestError", "ConflictError", "QueueFullError", "DrainingError"]
+           "UnknownProblemError", "BadRequestError", "ConflictError", "QueueFullError", "DrainingError",
+           "ResultEvictedError"]

@@ -26,6 +26,17 @@ QueueFullError = _kbench.QueueFullError
 DrainingError = _kbench.DrainingError
 
 
+class ResultEvictedError(LookupError):
+    """result(request_id) of an id whose finished result was evicted from memory (keep_finished,
+    keep_finished_s; docs/serve.md#retention). The HTTP server's 410 Gone. Evaluating the same
+    request (same id, same candidate) again runs it afresh as attempt `attempts + 1`."""
+
+    def __init__(self, request_id: str, reason: str, attempts: int):
+        super().__init__(f"the result of request {request_id!r} was evicted from memory ({reason} bound: "
+                         f"keep_finished / keep_finished_s); evaluate it again to run it afresh")
+        self.request_id, self.reason, self.attempts = request_id, reason, attempts
+
+
 @dataclass
 class Request:
     """One candidate to evaluate; `evaluate_batch` also takes dicts of these fields or
@@ -98,7 +109,10 @@ class Evaluator:
     measured in the background from the start, in worker slots no request waits for, so that first
     requests do not pay it (default True; docs/serve.md#reference-fill); device_memory_gb: the GiB of each device the memory ledger shares out
     among its workers, as `kbench run --device-memory-gb` (default: 95% of each GPU's, the CPU
-    unbounded; docs/memory.md#admission), e.g. to leave room on a GPU the trainer also uses. Raises ValueError (InputError) for a bad suite or option and
+    unbounded; docs/memory.md#admission), e.g. to leave room on a GPU the trainer also uses;
+    keep_finished: finished results kept for status()/result() and idempotent ids (default 4096,
+    least recently finished or read evicted first; queued and running ones never), keep_finished_s
+    an optional age bound (docs/serve.md#retention). Raises ValueError (InputError) for a bad suite or option and
     RuntimeError (EnvironmentError) when Python, torch or the device is unusable."""
 
     def __init__(self, suite: Union[str, os.PathLike], devices: str = "auto", checks: Optional[str] = None,
@@ -108,7 +122,8 @@ class Evaluator:
                  timeout_s: Optional[float] = None, work_dir: Optional[Union[str, os.PathLike]] = None,
                  max_queued: int = 256, keep_finished: int = 4096, log=None,
                  kbench_binary: Optional[str] = None, timing: Optional[str] = None,
-                 device_memory_gb: Optional[float] = None, fill_reference: bool = True):
+                 device_memory_gb: Optional[float] = None, fill_reference: bool = True,
+                 keep_finished_s: Optional[float] = None):
         self._reward = rewards.resolve(reward)
         _kbench.set_worker_executable(_kbench_binary(kbench_binary))
         self._core = _kbench.Evaluator(
@@ -117,7 +132,7 @@ class Evaluator:
             keep_reference_drift=keep_reference_drift, timeout_s=timeout_s,
             work_dir=None if work_dir is None else str(work_dir), max_queued=max_queued,
             keep_finished=keep_finished, log=log, timing_preset=timing, device_memory_gb=device_memory_gb,
-            fill_reference=fill_reference)
+            fill_reference=fill_reference, keep_finished_s=keep_finished_s)
         self._problems = frozenset(self._core.problem_ids())
         # Drained at interpreter exit at the latest, while Python can still run the callbacks.
         atexit.register(_close_ref, weakref.ref(self))
@@ -173,13 +188,18 @@ class Evaluator:
 
     # --- the service's state -------------------------------------------------------------------
     def status(self, request_id: str) -> Optional[Dict[str, Any]]:
-        """{"request_id", "problem_id", "state": queued|running|finished, "evaluation"?}."""
+        """{"request_id", "problem_id", "state": queued|running|finished|evicted, "evaluation"?,
+        "evicted"?: {"reason": "count"|"age", "attempts"}}; None for an id never seen (or evicted
+        so long ago that it is forgotten). A read makes a finished result the most recently used."""
         text = self._core.lookup(request_id)
         return None if text is None else json.loads(text)
 
     def result(self, request_id: str) -> Optional[Result]:
-        """The finished evaluation of a request id, else None."""
+        """The finished evaluation of a request id; None while it is queued or running or for an id
+        never seen; raises ResultEvictedError when its result was evicted (keep_finished)."""
         status = self.status(request_id)
+        if status and status["state"] == "evicted":
+            raise ResultEvictedError(request_id, status["evicted"]["reason"], status["evicted"]["attempts"])
         if not status or "evaluation" not in status:
             return None
         return Result(status["evaluation"], self._reward)
