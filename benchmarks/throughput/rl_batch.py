@@ -17,6 +17,7 @@ time split. Exit 1 when a status is not the expected one or a run fails.
 """
 import argparse
 import asyncio
+import functools
 import json
 import os
 import signal
@@ -66,6 +67,7 @@ def expected_status(name: str) -> str:
     return "mismatch" if name.startswith("wrong_") else "ok"
 
 
+@functools.lru_cache(maxsize=None)
 def takes_init_inputs(problem: str) -> bool:
     """Whether the problem's get_init_inputs() gives its Model constructor arguments (as kbench
     calls it: the problem module imported, the function called)."""

@@ -42,10 +42,6 @@ void PhaseClock::finish() {
 
 nlohmann::json PhaseClock::json() const { return to_json(phases_); }
 
-void PhaseClock::add_step(const std::string& step, double seconds) {
-  add_to(steps_, current_.empty() ? step : current_ + "." + step, seconds);
-}
-
 nlohmann::json PhaseClock::steps_json() const { return to_json(steps_); }
 
 PhaseStep::PhaseStep(const std::string& step) : since_(PhaseClock::Clock::now()) {

@@ -21,11 +21,10 @@ class PhaseClock {
   // {phase: seconds}; a phase entered more than once is summed.
   [[nodiscard]] nlohmann::json json() const;
 
-  // Steps inside a phase (worker_timeline.steps_s, {"phase.step": seconds}, summed): where a
-  // long phase's time goes, the phases themselves unchanged. A step's time is its own: what
-  // steps nested in it took is theirs (a timing run that builds inputs), so a phase's steps
-  // add up to at most the phase.
-  void add_step(const std::string& step, double seconds);
+  // Steps inside a phase (worker_timeline.steps_s, {"phase.step": seconds}, summed; timed by
+  // PhaseStep below): where a long phase's time goes, the phases themselves unchanged. A step's
+  // time is its own: what steps nested in it took is theirs (a timing run that builds inputs),
+  // so a phase's steps add up to at most the phase.
   [[nodiscard]] nlohmann::json steps_json() const;
 
  private:

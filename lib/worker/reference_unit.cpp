@@ -64,6 +64,13 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
   return std::nullopt;
 }
 
+// Between trials and before a compile, a timer waiting for the lock goes first (gpu_lock.hpp:
+// the convoy); the wait is the reference phase's `lock_yield` step.
+void yield_to_waiting_timer() {
+  PhaseStep step("lock_yield");
+  GpuLock::instance().yield_to_timer();
+}
+
 // The baselines this job builds: the job's, or with kept baselines only the first, the one its
 // drift sample times (ReferenceWork::short_baselines).
 std::vector<std::string> baselines_built(const Job& job, bool short_baselines) {
@@ -125,14 +132,8 @@ void ReferenceUnit::build_trials(ReferenceWork& work) {
   try {
     const int seed_count = job.settings.seeds;
     int seeds = seed_count;
-    // Between trials a timer waiting for the lock goes first (gpu_lock.hpp: the convoy).
-    auto& gpu = GpuLock::instance();
-    const auto yield = [&gpu] {
-      PhaseStep step("lock_yield");
-      gpu.yield_to_timer();
-    };
     for (int i = 0; i < seeds; ++i) {
-      yield();
+      yield_to_waiting_timer();
       const int seed = trial_seed(i);
       py::object model = builder.build_model(context_.problem.attr("Model"), seed);
       py::list inputs = builder.build_inputs(seed);
@@ -161,16 +162,16 @@ void ReferenceUnit::build_trials(ReferenceWork& work) {
     }
     std::size_t built = work.trials.size();
     if (alt_distribution) {
-      yield();
+      yield_to_waiting_timer();
       add_alt_distribution_trial(work, poison);
     }
     if (alt_shape) {
-      yield();
+      yield_to_waiting_timer();
       add_alt_shape_trial(work, poison);
     }
     for (; built < work.trials.size(); ++built) place(work.trials[built], true);
     if (post_timing) {
-      yield();
+      yield_to_waiting_timer();
       // Same weights as the timed instance (seed trial 0), inputs from a seed never seen.
       const Trial& first = work.trials.front();
       const int seed = trial_seed(job.settings.seeds + 2);
@@ -281,10 +282,7 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
   const bool poison = integrity_.enabled("stale_memory");
   try {
     for (std::size_t i = 1; i < std::size_t(plan_.timing_sets); ++i) {
-      {
-        PhaseStep step("lock_yield");
-        GpuLock::instance().yield_to_timer();
-      }
+      yield_to_waiting_timer();
       const int seed = 5000 + int(i);
       work.timing_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model,
                                                                  context_.builder->build_inputs(seed), poison));
@@ -421,7 +419,7 @@ std::vector<NamedCallable> build_baselines(const ProblemContext& context, const 
   // Inductor's compile is long: a waiting timer first (its Triton builds, and its waits for its
   // compile subprocesses, drop the lock too: gpu_lock_hooks.hpp).
   if (wants("inductor")) {
-    GpuLock::instance().yield_to_timer();
+    yield_to_waiting_timer();
     install_inductor_wait_hook();
     PhaseStep step("inductor_compile");
     if (auto compiled = compile_inductor(context, first, blinded, notes)) baselines.push_back({"inductor", *compiled});

@@ -35,14 +35,6 @@ namespace {
 using namespace kbench::test::serve;
 const std::filesystem::path kSuite = kServeSuite;
 
-std::vector<json> log_lines(const std::filesystem::path& file) {
-  std::vector<json> lines;
-  std::istringstream in(kbench::test::read_text(file));
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(json::parse(line));
-  return lines;
-}
-
 }  // namespace
 
 TEST_CASE("kbench serve: statuses, idempotency, sessions, metrics, errors, drain", "[e2e]") {

@@ -14,18 +14,6 @@
 
 using namespace kbench::test::serve;
 
-namespace {
-
-std::vector<json> log_lines(const std::filesystem::path& file) {
-  std::vector<json> lines;
-  std::istringstream in(kbench::test::read_text(file));
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(json::parse(line));
-  return lines;
-}
-
-}  // namespace
-
 TEST_CASE("kbench serve evicts finished results beyond --keep-results: 410, metrics, the log keeps all", "[e2e]") {
   kbench::test::TempDir dir;
   const auto results = dir.path() / "results.jsonl";

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -164,6 +165,15 @@ inline double metric(const std::string& text, const std::string& sample) {
   const auto at = text.find("\n" + sample + " ");
   if (at == std::string::npos) return -1;
   return std::stod(text.substr(at + sample.size() + 2));
+}
+
+// The lines of a JSON-lines file (kbench serve --results): one object per evaluation.
+inline std::vector<json> log_lines(const std::filesystem::path& file) {
+  std::vector<json> lines;
+  std::istringstream in(kbench::test::read_text(file));
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(json::parse(line));
+  return lines;
 }
 
 }  // namespace kbench::test::serve
