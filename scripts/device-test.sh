@@ -232,7 +232,8 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         "matmul_content/content_fingerprint_cache.py": ("ok",),
         "matmul_content/content_sum_cache.py": ("ok",),
         "matmul_content/gpu_content_cache_triton.py": ("ok",),
-        "clamp_affine_watched/timing_cadence.py": ("timed_call_check",),
+        # On the GPU its 50 ms cadence rarely fires between timed calls: caught, or ok earning nothing.
+        "clamp_affine_watched/timing_cadence.py": ("timed_call_check", "ok"),
         "matmul_snapshot_expected": ("mismatch",), "matmul_snapshot_baseline": ("ok",),
         "clamp_affine_intermediate": ("mismatch",), "matmul_event_forgery": ("timing_witness",),
         "clamp_affine_sampled_indices": ("timed_call_check",),
@@ -241,7 +242,8 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
 # ok, but no speedup: eager / candidate <= 1.1 (content caches: fresh values, the cache never hits)
 earns_nothing = {"matmul_snapshot_baseline", "clamp_affine_watched/input_statistics_gate.py",
                  "matmul_content/content_fingerprint_cache.py", "matmul_content/content_sum_cache.py",
-                 "matmul_content/gpu_content_cache_triton.py", "matmul_native_content"}
+                 "matmul_content/gpu_content_cache_triton.py", "matmul_native_content",
+                 "clamp_affine_watched/timing_cadence.py"}
 problems = []
 for key, accepted in want.items():
     x = r.get(key) or r.get(by_problem.get(key, ""))

@@ -6,28 +6,18 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 #include "correctness/output_comparison.hpp"
+#include "integrity/tensor_merkle.hpp"
 
 namespace kbench {
-namespace {
-
-// Large outputs are hashed on several threads (a 64 MiB output is ~0.3 s on one).
-unsigned hash_threads(std::size_t bytes) {
-  if (bytes < (4u << 20)) return 1;
-  return std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
-}
-
-}  // namespace
-
 CommittedOutput commit_output(const at::Tensor& output) {
   at::Tensor t = output.detach();
   // Our own copy: the output is poisoned right after its check, and a CPU output's contiguous()
   // may be the output itself.
   at::Tensor host = t.is_cpu() ? t.contiguous().clone() : t.to(at::kCPU).contiguous();
   MerkleTree tree(static_cast<const std::uint8_t*>(host.data_ptr()), host.nbytes(), kMerkleLeafBytes,
-                  hash_threads(host.nbytes()));
+                  merkle_hash_threads(host.nbytes()));
   OpenedOutput opened;
   opened.dtype = c10::toString(host.scalar_type());
   opened.sizes = host.sizes().vec();

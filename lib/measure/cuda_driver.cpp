@@ -266,6 +266,28 @@ double EventPair::elapsed_ms() {
   return ms;
 }
 
+KernelModule::KernelModule(int device_index, const void* image) {
+  const Driver& d = require_driver();
+  check(d.primary_ctx_retain(reinterpret_cast<CUcontext*>(&context_), device_handle(device_index)),
+        "cuDevicePrimaryCtxRetain");
+  make_current();
+  check(d.module_load_data(reinterpret_cast<CUmodule*>(&module_), image), "cuModuleLoadData");
+}
+
+void KernelModule::make_current() { check(driver().ctx_set_current(static_cast<CUcontext>(context_)), "cuCtxSetCurrent"); }
+
+void KernelModule::launch(const char* kernel, unsigned grid_x, unsigned block_x, void** params) {
+  make_current();
+  CUfunction function = nullptr;
+  check(driver().module_get_function(&function, static_cast<CUmodule>(module_), kernel), "cuModuleGetFunction");
+  check(driver().launch_kernel(function, grid_x, 1, 1, block_x, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+}
+
+void KernelModule::synchronize() {
+  make_current();
+  check(driver().ctx_synchronize(), "cuCtxSynchronize");
+}
+
 #else  // built without the CUDA toolkit
 
 namespace {
@@ -291,6 +313,10 @@ void EventPair::record_start() {}
 void EventPair::record_end() {}
 void EventPair::wait_end() {}
 double EventPair::elapsed_ms() { return 0; }
+KernelModule::KernelModule(int, const void*) { throw EnvironmentError(kNoCuda); }
+void KernelModule::launch(const char*, unsigned, unsigned, void**) {}
+void KernelModule::synchronize() {}
+void KernelModule::make_current() {}
 
 #endif
 

@@ -55,4 +55,21 @@ class EventPair {
   unsigned long long device_flags_ = 0;
 };
 
+// A module of kbench's own kernels (a fatbin or PTX image) on the primary context of one device;
+// its kernels run on the legacy default stream, as EventPair's do.
+class KernelModule {
+ public:
+  KernelModule(int device_index, const void* image);
+  KernelModule(const KernelModule&) = delete;
+  KernelModule& operator=(const KernelModule&) = delete;
+  // `params`: pointers to each argument, as cuLaunchKernel takes them.
+  void launch(const char* kernel, unsigned grid_x, unsigned block_x, void** params);
+  void synchronize();  // the whole device: work queued on any stream of the context
+
+ private:
+  void make_current();
+  void* context_ = nullptr;  // CUcontext
+  void* module_ = nullptr;   // CUmodule
+};
+
 }  // namespace kbench::cuda

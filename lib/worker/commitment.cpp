@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/hmac_sha256.hpp"
+#include "integrity/tensor_merkle.hpp"
 #include "worker/tensor_blob.hpp"
 
 namespace kbench {
@@ -53,12 +54,12 @@ std::vector<CommittedTrial> get_trials(const nlohmann::json& headers, const std:
 std::string witness_digest(const std::vector<CommittedTrial>& witness) {
   std::string data;
   for (const auto& trial : witness)
-    for (const auto& output : trial.outputs) {
-      const at::Tensor t = output.contiguous();
-      // Each tensor hashed in place (witness outputs may be a GiB on CUDA), then the list.
-      const auto bytes = to_hex(sha256(std::string_view(static_cast<const char*>(t.data_ptr()), t.nbytes())));
-      data += fmt::format("{}:{}:{}:{}\n", trial.seed, c10::toString(t.scalar_type()), fmt::join(t.sizes(), "x"), bytes);
-    }
+    for (const auto& output : trial.outputs)
+      // Each output as its Merkle root, computed where the tensor is: on the GPU inside the
+      // candidate's window (a copy to the host and a host hash would dwarf the calls), on the host
+      // in the judge. The same root either way (integrity/tensor_merkle.hpp).
+      data += fmt::format("{}:{}:{}:{}\n", trial.seed, c10::toString(output.scalar_type()), fmt::join(output.sizes(), "x"),
+                          to_hex(tensor_merkle_root(output)));
   return to_hex(sha256(data));
 }
 

@@ -33,8 +33,9 @@ struct Commitment {
   std::vector<CommittedTrial> witness;  // the timing witness's calls (exec/timing_witness.hpp)
 };
 
-// SHA-256 (hex) of the witness outputs: every tensor's seed, dtype, shape and bytes' SHA-256, in order. The
-// candidate worker announces it as the window closes; the judge recomputes it.
+// SHA-256 (hex) of the witness outputs: every tensor's seed, dtype, shape and Merkle root
+// (integrity/tensor_merkle.hpp), in order. The candidate worker announces it as the window closes,
+// its outputs still on the device; the judge recomputes it from the committed host copies.
 std::string witness_digest(const std::vector<CommittedTrial>& witness);
 
 std::string encode_commitment(const Commitment& commitment);

@@ -7,11 +7,11 @@
 #include <ctime>
 #include <random>
 
-#include "core/hmac_sha256.hpp"
 
 #include "core/text.hpp"
 #include "correctness/output_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
+#include "integrity/tensor_merkle.hpp"
 #include "measure/sample_stats.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/gpu_lock_hooks.hpp"
@@ -300,7 +300,7 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
 // source, so no other process can build them before the controller sends them, and their
 // expected outputs. As many as fit a small budget (2 to 16): the more calls, the finer the
 // bound. witness_overhead_s is the window's work that is not calls (inputs built, outputs
-// copied from the device and hashed), measured here on the same sizes. On the CPU as this
+// hashed where they are: integrity/tensor_merkle.hpp), measured here on the same sizes. On the CPU as this
 // process's CPU time: the window is judged there by the work done in it (the host's wait for a
 // CPU is credited, exec/tree_schedule.hpp), and a loaded host would stretch a wall-time figure
 // into allowance a forger's calls could hide in. On CUDA the copies wait on the device: wall time.
@@ -331,13 +331,13 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
       overhead_s += seconds_now() - built;
       work.witness_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model, inputs, poison));
       work.witness_sets.back().model_seed = first.seed;
-      const double copied = seconds_now();
       PhaseStep step("witness_hash");
       for (const auto& expected : work.witness_sets.back().expected) {
-        const at::Tensor back = expected.to(device).to(at::kCPU).contiguous();
-        (void)sha256(std::string_view(static_cast<const char*>(back.data_ptr()), back.nbytes()));
+        const at::Tensor output = expected.to(device);  // where the candidate's outputs are hashed
+        const double hashed = seconds_now();
+        (void)tensor_merkle_root(output);
+        overhead_s += seconds_now() - hashed;
       }
-      overhead_s += seconds_now() - copied;
     }
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error, "building the timing witness's input sets failed",
