@@ -8,8 +8,10 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
+#include "core/crash_backtrace.hpp"
 #include "core/error.hpp"
 #include "exec/worker_process.hpp"
 #include "service/evaluator.hpp"
@@ -59,6 +61,8 @@ PyObject* refusal_types[5] = {};
 
 PYBIND11_MODULE(_kbench, m) {
   m.doc() = "kbench's in-process Evaluator (C++ core); use the `kbench` package, not this module";
+  // Set KBENCH_NATIVE_BACKTRACE=1 for the native stack of a crash in the core (after faulthandler's).
+  if (const char* on = std::getenv("KBENCH_NATIVE_BACKTRACE"); on && std::string(on) == "1") install_crash_backtrace();
 
   static py::exception<EvaluatorRefusal> refused(m, "RefusedError", PyExc_RuntimeError);
   const char* names[] = {"UnknownProblemError", "BadRequestError", "ConflictError", "QueueFullError", "DrainingError"};

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <random>
 
@@ -298,12 +299,17 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
 
 // The timing witness's input sets (exec/timing_witness.hpp): seeds from the kernel's random
 // source, so no other process can build them before the controller sends them, and their
-// expected outputs. As many as fit a small budget (2 to 16): the more calls, the finer the
-// bound. witness_overhead_s is the window's work that is not calls (inputs built, outputs
-// hashed where they are: integrity/tensor_merkle.hpp), measured here on the same sizes. On the CPU as this
+// expected outputs. As many as make kWitnessCallsS of reference calls (a forger's real work must
+// stand out of the window's fixed margin: at 16 calls of a 0.1 ms kernel it hid in the 50 ms),
+// at least 16 where they fit, and never more than fit the memory budget or kMaxWitnessSets.
+// witness_overhead_s is the window's work that is not calls (inputs built, outputs hashed where
+// they are: integrity/tensor_merkle.hpp), measured here on the same sizes. On the CPU as this
 // process's CPU time: the window is judged there by the work done in it (the host's wait for a
 // CPU is credited, exec/tree_schedule.hpp), and a loaded host would stretch a wall-time figure
-// into allowance a forger's calls could hide in. On CUDA the copies wait on the device: wall time.
+// into allowance a forger's calls could hide in. On CUDA wall time.
+constexpr double kWitnessCallsS = 0.15;
+constexpr long long kMaxWitnessSets = 256;
+
 void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
   CostScope cost(integrity_);
   const Trial& first = work.trials.front();
@@ -311,8 +317,10 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
   for (auto item : first.inputs)
     if (is_tensor(item)) bytes += to_tensor(item).nbytes();
   for (const auto& t : first.expected) bytes += t.nbytes();
+  // The candidate keeps every witness output on the device until its digest is out.
   const long long budget = context_.job.device.is_cuda() ? (1LL << 30) : (64LL << 20);
-  const auto count = std::size_t(std::clamp(budget / std::max(1LL, bytes), 2LL, 16LL));
+  const long long fit = std::clamp(budget / std::max(1LL, bytes), 2LL, kMaxWitnessSets);
+  std::size_t count = std::size_t(std::min(fit, 16LL));
   const at::Device device(to_string(context_.job.device));
   const bool poison = integrity_.enabled("stale_memory");
   std::random_device random;
@@ -329,7 +337,11 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
       const double built = seconds_now();
       py::list inputs = context_.builder->build_inputs(seed);
       overhead_s += seconds_now() - built;
+      const double called = seconds_now();
       work.witness_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model, inputs, poison));
+      // The call (with its outputs' copy to the host: an upper bound) sizes the rest.
+      if (i == 0) count = std::max<std::size_t>(count, std::size_t(std::min<double>(double(fit), std::ceil(kWitnessCallsS / std::max(1e-6, seconds_now() - called)))));
+      work.witness_sets.back().inputs = py::list();  // only the expected outputs travel
       work.witness_sets.back().model_seed = first.seed;
       PhaseStep step("witness_hash");
       for (const auto& expected : work.witness_sets.back().expected) {
