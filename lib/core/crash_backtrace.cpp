@@ -1,7 +1,9 @@
 #include "core/crash_backtrace.hpp"
 
+#include <dlfcn.h>
 #include <execinfo.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -16,7 +18,23 @@ void write_text(const char* text) { (void)!write(STDERR_FILENO, text, std::strle
 
 // Async-signal-safe as far as backtrace goes (the first call, below, loads libgcc beforehand).
 void on_crash(int signal, siginfo_t* info, void* context) {
-  write_text("kbench: fatal signal in the native core; its stack (addr2line -f -C -e MODULE OFFSET):\n");
+  write_text("kbench: fatal signal in the native core (addr2line -f -C -e MODULE OFFSET for each line)\n");
+#if defined(__x86_64__)
+  // A call through a bad pointer leaves no frame to unwind from: the faulting pc, then every
+  // word near the stack pointer that points into a loaded module (return addresses among them).
+  const auto* registers = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
+  void* near[65];
+  int found = 0;
+  near[found++] = reinterpret_cast<void*>(registers[REG_RIP]);
+  auto* const* stack = reinterpret_cast<void* const*>(registers[REG_RSP]);
+  for (int i = 0; i < 256 && found < 65; ++i) {
+    Dl_info where{};
+    if (dladdr(stack[i], &where) && where.dli_fname) near[found++] = stack[i];
+  }
+  write_text("kbench: pc, then code addresses on the stack:\n");
+  backtrace_symbols_fd(near, found, STDERR_FILENO);
+#endif
+  write_text("kbench: the unwound stack:\n");
   void* frames[64];
   const int count = backtrace(frames, 64);
   backtrace_symbols_fd(frames, count, STDERR_FILENO);

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "suite/yaml_value.hpp"
 
 namespace kbench {
 
@@ -41,9 +42,9 @@ PriceTable PriceTable::load(const std::filesystem::path& file) {
                                      hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
                                      join(keys, ", ")));
       }
-      double value = 0;
-      if (!item.second.IsScalar() || !YAML::convert<double>::decode(item.second, value) ||
-          !std::isfinite(value) || value < 0)
+      const auto parsed = item.second.IsScalar() ? yaml_scalar_number(item.second.Scalar()) : std::nullopt;
+      const double value = parsed.value_or(-1);
+      if (!parsed || !std::isfinite(value) || value < 0)
         fail(item.second, fmt::format("'{}' must be a finite number >= 0 (USD per 1M tokens)", key));
       (key == "prompt" ? prices.prompt : key == "completion" ? prices.completion : prices.cached_prompt) = value;
       cached_given |= key == "cached_prompt";

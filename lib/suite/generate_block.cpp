@@ -66,7 +66,11 @@ class GenerateParser {
     if (node["top_p"]) s.top_p = number(node, "top_p");
     if (node["max_tokens"]) s.max_tokens = integer(node, "max_tokens");
     if (node["max_completion_tokens"]) s.max_completion_tokens = integer(node, "max_completion_tokens");
-    if (node["seed"]) s.seed = as<long long>(node["seed"], "an integer");
+    if (node["seed"]) {
+      const auto seed = node["seed"].IsScalar() ? yaml_scalar_integer(node["seed"].Scalar()) : std::nullopt;
+      if (!seed) fail_at(file_, node["seed"], fmt::format("expected an integer, got '{}'", node["seed"].Scalar()));
+      s.seed = *seed;
+    }
     if (node["stop"]) s.stop = stop_list(node["stop"]);
     if (node["reasoning_effort"]) s.reasoning_effort = non_empty(node, "reasoning_effort");
     if (node["concurrency"]) g.concurrency = integer(node, "concurrency");

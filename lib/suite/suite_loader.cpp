@@ -362,11 +362,9 @@ class SuiteParser {
         const auto name = key_of(constant.first);
         const auto& value = constant.second;
         if (!value.IsScalar() || value.Tag() == "!") fail(value, "size constants must be numbers");
-        long long as_integer = 0;
-        double as_real = 0;
-        if (YAML::convert<long long>::decode(value, as_integer)) {
-          constants[name] = as_integer;
-        } else if (YAML::convert<double>::decode(value, as_real)) {
+        if (const auto as_integer = yaml_scalar_integer(value.Scalar())) {
+          constants[name] = *as_integer;
+        } else if (yaml_scalar_number(value.Scalar())) {
           constants[name] = number(value, "size constant");
         } else {
           fail(value, fmt::format("size constant '{}' must be a number", name));

@@ -5,8 +5,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
@@ -32,6 +36,32 @@ T yaml_as(const std::filesystem::path& file, const YAML::Node& node, const char*
   }
 }
 
+// A YAML 1.2 number (`1`, `-2.5e3`, `+.5`, `.inf`, `.nan`) without iostreams or the C++ global
+// locale: yaml-cpp's own conversion reads it through a std::stringstream, and inside a trainer's
+// process on the H200 (torch and CUDA libraries loaded) that jumped through a broken num_get
+// facet and crashed the in-process Evaluator as it loaded its suite.
+inline std::optional<double> yaml_scalar_number(std::string_view text) {
+  std::string_view body = text;
+  const bool negative = !body.empty() && body.front() == '-';
+  if (!body.empty() && (body.front() == '+' || body.front() == '-')) body.remove_prefix(1);
+  if (body == ".inf" || body == ".Inf" || body == ".INF") return negative ? -HUGE_VAL : HUGE_VAL;
+  if (text == ".nan" || text == ".NaN" || text == ".NAN") return std::nan("");
+  if (body.empty() || body.front() == '-' || body.front() == '+') return std::nullopt;
+  double value = 0;
+  const auto [end, error] = std::from_chars(body.data(), body.data() + body.size(), value);
+  if (error != std::errc() || end != body.data() + body.size()) return std::nullopt;
+  return negative ? -value : value;
+}
+
+// An integer scalar (`42`, `-7`, `+3`), the same way.
+inline std::optional<long long> yaml_scalar_integer(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  long long value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 // A number: an unquoted scalar, finite and within the documented range of `key`
 // (suite/number_range.hpp), or one error naming the key and the range.
 inline double yaml_number(const std::filesystem::path& file, const YAML::Node& node, const char* key) {
@@ -39,9 +69,9 @@ inline double yaml_number(const std::filesystem::path& file, const YAML::Node& n
   if (node.Tag() == "!")
     fail_at(file, node, fmt::format("`{}` must be a number, got the string \"{}\" (remove the quotes)", key,
                                     node.Scalar()));
-  double value = 0;
-  if (!YAML::convert<double>::decode(node, value))
-    fail_at(file, node, fmt::format("`{}` must be a number, got '{}'", key, node.Scalar()));
+  const auto parsed = yaml_scalar_number(node.Scalar());
+  if (!parsed) fail_at(file, node, fmt::format("`{}` must be a number, got '{}'", key, node.Scalar()));
+  const double value = *parsed;
   const auto problem = number_range_problem(value, number_range(key));
   if (!problem.empty()) fail_at(file, node, fmt::format("`{}` {}", key, problem));
   return value;

@@ -1,8 +1,11 @@
+#include <cmath>
+#include <locale>
 #include <string>
 
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "suite/suite.hpp"
+#include "suite/yaml_value.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
@@ -353,4 +356,50 @@ TEST_CASE("degenerate: true needs a degenerate_reason, and reaches the planned j
         std::string::npos);
   CHECK(load_error(dir, head + "    degenerate: maybe\n    degenerate_reason: x\n").find("true or false") !=
         std::string::npos);
+}
+
+namespace {
+// A global C++ locale that writes and reads "0,5": what a library in the loading process may
+// install. Numbers in suites are YAML's, whatever it is.
+struct CommaDecimal : std::numpunct<char> {
+  char do_decimal_point() const override { return ','; }
+  char do_thousands_sep() const override { return '.'; }
+  std::string do_grouping() const override { return "\3"; }
+};
+}  // namespace
+
+TEST_CASE("suite numbers are read without the C++ global locale (the in-process Evaluator's crash)") {
+  TempDir dir;
+  dir.write("p.py", "");
+  const auto file = dir.write("suite.yaml", R"(suite: s
+defaults: {atol: 0.5, rtol: +1.5e-3, timing: {target_ci: .01}}
+candidates: c.py
+problems:
+  - id: a
+    file: p.py
+    sizes: {cpu: {N: 8, SCALE: 0.25}}
+)");
+  const std::locale previous = std::locale::global(std::locale(std::locale::classic(), new CommaDecimal));
+  Suite suite;
+  std::string error;
+  try {
+    suite = load_suite(file);
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  std::locale::global(previous);
+  INFO(error);
+  REQUIRE(error.empty());
+  const auto& p = suite.problems.at(0);
+  CHECK(p.settings.atol == 0.5);
+  CHECK(p.settings.rtol == 0.0015);
+  CHECK(p.settings.timing.target_ci == 0.01);
+  // And the forms YAML has that from_chars alone does not read, or reads too widely.
+  CHECK(yaml_scalar_number("-.inf") == -HUGE_VAL);
+  CHECK(std::isnan(*yaml_scalar_number(".nan")));
+  CHECK(yaml_scalar_number("+-1") == std::nullopt);
+  CHECK(yaml_scalar_number("1.5x") == std::nullopt);
+  CHECK(yaml_scalar_number("") == std::nullopt);
+  CHECK(yaml_scalar_integer("+42") == 42);
+  CHECK(yaml_scalar_integer("4.2") == std::nullopt);
 }
