@@ -284,9 +284,10 @@ void CandidateUnit::run_timing_witness() {
     CommittedTrial committed{TrialKind::timing, seed, {}};
     try {
       const py::tuple args(context_.builder->build_inputs(seed));
-      // Left where they are until the digest is out: the copy to the host is not the calls' work.
+      // Copied where they are (a candidate may return one buffer from every call), to the host
+      // only once the digest is out: that copy is not the calls' work.
       for (const auto& t : flatten_outputs(timed_candidate_(*args)).tensors)
-        committed.outputs.push_back(t.detach().contiguous());
+        committed.outputs.push_back(t.detach().clone(at::MemoryFormat::Contiguous));
     } catch (const py::error_already_set& e) {
       throw Verdict{candidate_fault_status(python_error_type(e), Status::runtime_error),
                     fmt::format("ModelNew.forward raised {} (timing witness, seed {})", python_error_type(e), seed),
@@ -297,9 +298,9 @@ void CandidateUnit::run_timing_witness() {
     witness.push_back(std::move(committed));
   }
   announce_phase(std::string(kWitnessEndPrefix) + witness_digest(witness));
-  // Our own host copies for the judge; a late write after the digest shows there as a mismatch.
+  // Host copies for the judge; a late write after the digest shows there as a mismatch.
   for (auto& trial : witness)
-    for (auto& output : trial.outputs) output = output.to(at::kCPU).contiguous().clone();
+    for (auto& output : trial.outputs) output = output.to(at::kCPU);
   commitment_.witness = std::move(witness);
 }
 

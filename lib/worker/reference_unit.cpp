@@ -8,7 +8,6 @@
 #include <ctime>
 #include <random>
 
-
 #include "core/text.hpp"
 #include "correctness/output_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
@@ -302,8 +301,8 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
 // expected outputs. As many as make kWitnessCallsS of reference calls (a forger's real work must
 // stand out of the window's fixed margin: at 16 calls of a 0.1 ms kernel it hid in the 50 ms),
 // at least 16 where they fit, and never more than fit the memory budget or kMaxWitnessSets.
-// witness_overhead_s is the window's work that is not calls (inputs built, outputs hashed where
-// they are: integrity/tensor_merkle.hpp), measured here on the same sizes. On the CPU as this
+// witness_overhead_s is the window's work that is not calls (inputs built, outputs copied and
+// hashed where they are: integrity/tensor_merkle.hpp), measured here on the same sizes. On the CPU as this
 // process's CPU time: the window is judged there by the work done in it (the host's wait for a
 // CPU is credited, exec/tree_schedule.hpp), and a loaded host would stretch a wall-time figure
 // into allowance a forger's calls could hide in. On CUDA wall time.
@@ -340,14 +339,17 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
       const double called = seconds_now();
       work.witness_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model, inputs, poison));
       // The call (with its outputs' copy to the host: an upper bound) sizes the rest.
-      if (i == 0) count = std::max<std::size_t>(count, std::size_t(std::min<double>(double(fit), std::ceil(kWitnessCallsS / std::max(1e-6, seconds_now() - called)))));
+      if (i == 0) {
+        const double wanted = std::ceil(kWitnessCallsS / std::max(1e-6, seconds_now() - called));
+        count = std::max(count, std::size_t(std::min(double(fit), wanted)));
+      }
       work.witness_sets.back().inputs = py::list();  // only the expected outputs travel
       work.witness_sets.back().model_seed = first.seed;
       PhaseStep step("witness_hash");
       for (const auto& expected : work.witness_sets.back().expected) {
-        const at::Tensor output = expected.to(device);  // where the candidate's outputs are hashed
+        const at::Tensor output = expected.to(device);  // where the candidate's outputs are
         const double hashed = seconds_now();
-        (void)tensor_merkle_root(output);
+        (void)tensor_merkle_root(output.clone());  // copied there and hashed, as the candidate's
         overhead_s += seconds_now() - hashed;
       }
     }
