@@ -18,8 +18,8 @@ void compress(std::uint32_t state[8], const std::uint8_t block[64]) {
 }  // namespace
 
 Sha256Digest sha256(std::string_view data) {
-  std::uint32_t state[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                            0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::uint32_t state[8];
+  sha256_block::start(state);
   std::size_t offset = 0;
   for (; offset + 64 <= data.size(); offset += 64)
     compress(state, reinterpret_cast<const std::uint8_t*>(data.data()) + offset);
@@ -33,8 +33,7 @@ Sha256Digest sha256(std::string_view data) {
   for (int i = 0; i < 8; ++i) tail[tail_size - 1 - i] = std::uint8_t(bits >> (8 * i));
   for (std::size_t block = 0; block < tail_size; block += 64) compress(state, tail + block);
   Sha256Digest digest;
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 4; ++j) digest[4 * i + j] = std::uint8_t(state[i] >> (24 - 8 * j));
+  sha256_block::finish(state, digest.data());
   return digest;
 }
 

@@ -14,6 +14,19 @@ namespace kbench::sha256_block {
 
 KBENCH_SHA256_FN uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
+// The initial hash value.
+KBENCH_SHA256_FN void start(uint32_t h[8]) {
+  const uint32_t initial[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  for (int i = 0; i < 8; ++i) h[i] = initial[i];
+}
+
+// The digest: the state's words big-endian, 32 bytes at `out`.
+KBENCH_SHA256_FN void finish(const uint32_t h[8], uint8_t* out) {
+  for (int i = 0; i < 8; ++i)
+    for (int r = 0; r < 4; ++r) out[4 * i + r] = uint8_t(h[i] >> (24 - 8 * r));
+}
+
 // One 64-byte block, as 16 big-endian words in `w` (used as the schedule: overwritten).
 KBENCH_SHA256_FN void compress(uint32_t h[8], uint32_t w[16]) {
   const uint32_t k[64] = {

@@ -42,11 +42,10 @@ PriceTable PriceTable::load(const std::filesystem::path& file) {
                                      hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
                                      join(keys, ", ")));
       }
-      const auto parsed = item.second.IsScalar() ? yaml_scalar_number(item.second.Scalar()) : std::nullopt;
-      const double value = parsed.value_or(-1);
-      if (!parsed || !std::isfinite(value) || value < 0)
+      const auto value = item.second.IsScalar() ? yaml_scalar_number(item.second.Scalar()) : std::nullopt;
+      if (!value || !std::isfinite(*value) || *value < 0)
         fail(item.second, fmt::format("'{}' must be a finite number >= 0 (USD per 1M tokens)", key));
-      (key == "prompt" ? prices.prompt : key == "completion" ? prices.completion : prices.cached_prompt) = value;
+      (key == "prompt" ? prices.prompt : key == "completion" ? prices.completion : prices.cached_prompt) = *value;
       cached_given |= key == "cached_prompt";
     }
     if (!cached_given) prices.cached_prompt = prices.prompt;

@@ -22,7 +22,8 @@ inline constexpr uint32_t kLeafBytes = 256;  // core/merkle_tree.hpp's kMerkleLe
 // digest in standard byte order at out[0, 32).
 template <class ByteAt>
 KBENCH_MERKLE_FN void sha256_prefixed(uint8_t prefix, uint32_t n, ByteAt byte_at, uint8_t* out) {
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  uint32_t h[8];
+  sha256_block::start(h);
   const uint64_t length = uint64_t(n) + 1;          // bytes of the message
   const uint64_t padded = (length + 8) / 64 * 64 + 64;  // message, 0x80, zeros, 64-bit length
   for (uint64_t block = 0; block < padded; block += 64) {
@@ -46,8 +47,7 @@ KBENCH_MERKLE_FN void sha256_prefixed(uint8_t prefix, uint32_t n, ByteAt byte_at
     }
     sha256_block::compress(h, w);
   }
-  for (int i = 0; i < 8; ++i)
-    for (int r = 0; r < 4; ++r) out[4 * i + r] = uint8_t(h[i] >> (24 - 8 * r));
+  sha256_block::finish(h, out);
 }
 
 // Leaf `leaf` of `bytes` bytes at `data`: its digest at digests + 32 * leaf.

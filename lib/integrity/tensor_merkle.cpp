@@ -79,14 +79,6 @@ Sha256Digest device_root(const at::Tensor& tensor) {
 
 }  // namespace
 
-bool device_merkle_available() {
-#ifdef KBENCH_WITH_MERKLE_KERNELS
-  return true;
-#else
-  return false;
-#endif
-}
-
 unsigned merkle_hash_threads(std::size_t bytes) {
   if (bytes < (4u << 20)) return 1;  // a 64 MiB output is ~0.3 s on one thread
   return std::max(1u, std::min(8u, std::thread::hardware_concurrency()));

@@ -15,9 +15,6 @@ namespace kbench {
 // The root of `tensor`'s bytes in row-major order (a non-contiguous tensor is made contiguous).
 Sha256Digest tensor_merkle_root(const at::Tensor& tensor);
 
-// Whether this build hashes CUDA tensors on the device (built with nvcc); else they are copied.
-bool device_merkle_available();
-
 // Threads for a host tree over `bytes` bytes: one below 4 MiB, else up to 8.
 unsigned merkle_hash_threads(std::size_t bytes);
 
