@@ -277,6 +277,7 @@ void ReferenceUnit::add_alt_shape_trial(ReferenceWork& work, bool poison) {
 // the memory plan allows (each variant holds its own clones of every set), with the reference's
 // outputs for each, computed here, before the candidate's import: every call timed is checked on them.
 void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
+  PhaseStep step("timing_sets");
   const Trial& first = work.trials.front();
   work.timing_sets = {first};
   const bool poison = integrity_.enabled("stale_memory");
@@ -366,8 +367,11 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
 // Kept baselines (`short_baselines`): the controller holds their pre-import figures, measured
 // in a process that never held a candidate, and checks the drift sample against them.
 void ReferenceUnit::measure_baselines(ReferenceWork& work, bool short_baselines) {
-  handles_.baselines = build_baselines(context_, work.trials.front(), baselines_built(context_.job, short_baselines),
-                                       false, work.baseline_notes);
+  {
+    PhaseStep step("baselines_build");
+    handles_.baselines = build_baselines(context_, work.trials.front(), baselines_built(context_.job, short_baselines),
+                                         false, work.baseline_notes);
+  }
   for (const auto& [name, callable] : handles_.baselines) work.baselines.push_back(name);
   build_timing_sets(work);
   prepare_timing(context_, work, integrity_, handles_);
@@ -451,6 +455,7 @@ std::string fresh_values_excluded(const ProblemContext& context) {
 }
 
 void decide_fresh_calls(const ProblemContext& context, ReferenceWork& work) {
+  PhaseStep step("fresh_calls_probe");
   work.fresh_calls = false;
   work.fresh_calls_why = fresh_values_excluded(context);
   if (!work.fresh_calls_why.empty() || work.timing_sets.empty()) return;
@@ -489,6 +494,7 @@ std::unique_ptr<FreshInputs> fresh_inputs(const ProblemContext& context, const R
 
 void prepare_timing(const ProblemContext& context, const ReferenceWork& work, const IntegrityMonitor& levels,
                     ReferenceHandles& handles) {
+  PhaseStep step("prepare_timing");
   std::vector<py::list> sets;
   std::vector<std::vector<at::Tensor>> expected;
   for (const auto& set : work.timing_sets) {

@@ -102,7 +102,8 @@ TEST_CASE("candidates decided by their source alone never import torch nor run t
     for (const auto& [name, seconds] : steps.items())
       if (name.rfind("reference.", 0) == 0) reference_steps += seconds.get<double>();
     for (const char* step : {"reference.build_model", "reference.build_inputs", "reference.model_call",
-                             "reference.expected_to_host", "reference.memory_plan"})
+                             "reference.expected_to_host", "reference.memory_plan", "reference.timing_sets",
+                             "reference.baselines_build", "reference.prepare_timing"})
       CHECK(steps.contains(step));
     CHECK(reference_steps > 0);
     CHECK(reference_steps <= phases(honest)["reference"].get<double>());
