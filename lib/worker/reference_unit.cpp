@@ -244,10 +244,12 @@ void ReferenceUnit::add_alt_distribution_trial(ReferenceWork& work, bool poison)
   py::object model = builder.build_model(context_.problem.attr("Model"), seed);
   Trial trial = builder.run_reference(TrialKind::alt_distribution, seed, model, builder.build_alt_inputs(seed), poison);
   PhaseStep step("finite_check");
-  bool seeds_finite = true;
-  for (const auto& t : work.trials) seeds_finite = seeds_finite && all_finite(t.expected);
-  // Outside the problem's domain: the reference itself breaks down; no verdict either way.
-  if (seeds_finite && !all_finite(trial.expected)) {
+  // Outside the problem's domain: the reference itself breaks down; no verdict either way. The
+  // seeds' outputs (on the host, a CPU pass over each) are read only when this one is not finite.
+  const auto seeds_finite = [&work] {
+    return std::all_of(work.trials.begin(), work.trials.end(), [](const Trial& t) { return all_finite(t.expected); });
+  };
+  if (!all_finite(trial.expected) && seeds_finite()) {
     work.trial_notes.push_back("alt_distribution trial skipped: the reference gives non-finite outputs on it");
     return;
   }
