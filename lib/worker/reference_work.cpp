@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/hmac_sha256.hpp"
+#include "integrity/tensor_merkle.hpp"
 #include "model/codec.hpp"
 #include "worker/tensor_blob.hpp"
 #include "worker/tensor_bridge.hpp"
@@ -147,9 +148,13 @@ ReferenceWork decode_reference_work(const std::string& bytes) {
 
 std::string input_digest(const py::handle& input) {
   if (!is_tensor(input)) return to_hex(sha256(py::repr(input).cast<std::string>()));
-  const at::Tensor t = to_tensor(input).detach().to(at::kCPU).contiguous();
+  // The bytes by their Merkle root, computed where the tensor is (integrity/tensor_merkle.hpp):
+  // on the GPU a pass over device memory, not a copy of every full-size input to the host and a
+  // single-threaded hash of it in each of the job's processes.
+  const at::Tensor t = to_tensor(input).detach();
+  const Sha256Digest root = tensor_merkle_root(t);
   std::string data = fmt::format("{}:{}:", c10::toString(t.scalar_type()), fmt::join(t.sizes(), "x"));
-  data.append(static_cast<const char*>(t.data_ptr()), t.nbytes());
+  data.append(reinterpret_cast<const char*>(root.data()), root.size());
   return to_hex(sha256(data));
 }
 

@@ -77,7 +77,8 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded = fals
 // Throws std::runtime_error naming what is wrong (truncated, a size that disagrees, a dtype).
 ReferenceWork decode_reference_work(const std::string& bytes);
 
-// SHA-256 (hex) of one input: a tensor's dtype, shape and bytes, or the repr of anything else.
+// SHA-256 (hex) of one input: a tensor's dtype, shape and the Merkle root of its bytes, or the
+// repr of anything else.
 std::string input_digest(const pybind11::handle& input);
 
 }  // namespace kbench
