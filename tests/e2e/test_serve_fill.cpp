@@ -79,15 +79,20 @@ TEST_CASE("kbench serve fills the kept reference at start; first requests after 
   CHECK_FALSE(fill["failures"]["oversized_reference"].get<std::string>().empty());
   const fs::path store = work / "jobs" / "kept-reference";
   CHECK(count_dirs(store, "record.json") == 2);  // add_one, clamp_affine
-  // Three trusted measurements in all: add_one and the failing one by the fill, clamp_affine by
-  // the request that went first; the clamp_affine fill found that record and measured nothing.
-  CHECK(count_dirs(store / "trusted") == 3);
 
   const Reply jumped = await_result(client, "early");
   REQUIRE(jumped.status == 200);
   CHECK(jumped.body["status"] == "ok");
-  CHECK(jumped.body["result"]["kept_reference"]["refreshed"] == true);
+  const json& early_use = jumped.body["result"]["kept_reference"];
+  CHECK(early_use["refreshed"] == true);
   CHECK(has_phase(jumped.body, "kept_reference_refresh"));
+  // Three trusted measurements in all: add_one and the failing one by the fill, clamp_affine by
+  // the request that went first; the clamp_affine fill found that record and measured nothing.
+  // One more where that request's drift sample was refused (a loaded CPU host): the record is
+  // measured again before its full-protocol run (exec/kept_reference_job.cpp).
+  const bool drifted = !early_use.value("fallback", std::string()).empty();
+  INFO("early request's kept reference: " << early_use.dump());
+  CHECK(count_dirs(store / "trusted") == (drifted ? 4 : 3));
 
   // The first request of a filled problem: kept baselines, no reference measurement in its time.
   const Reply first = client.post("/evaluate?wait=1", request("add_one", "data/candidates/add_one_ok.py", "after-fill"));
