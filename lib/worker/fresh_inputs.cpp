@@ -10,6 +10,7 @@
 #include "integrity/sampled_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "worker/python_runtime.hpp"
+#include "worker/reference_work.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/verdict.hpp"
 
@@ -22,15 +23,6 @@ namespace {
 long long draw_seed() {
   std::random_device entropy;  // getrandom(2): nothing in the process predicts it
   return kFirstFreshSeed + static_cast<long long>(entropy() % kFreshSeeds);
-}
-
-// One input built twice under one seed holds the same values: tensors compared where they are
-// (the judge's digests of a rebuilt trial still hold it to the bytes), other values by repr, as
-// input_digest does. It was a host copy and a host SHA-256 of both builds, seconds at full size.
-bool same_input(const py::handle& once, const py::handle& again) {
-  if (is_tensor(once) != is_tensor(again)) return false;
-  if (!is_tensor(once)) return py::repr(once).cast<std::string>() == py::repr(again).cast<std::string>();
-  return exactly_equal(to_tensor(once), to_tensor(again));
 }
 
 }  // namespace
@@ -60,7 +52,7 @@ FreshInputs::FreshInputs(const TrialBuilder& builder, py::object reference, cons
       const py::list again = builder_.build_inputs(int(seed));
       function_of_seed_ = true;
       for (std::size_t i = 0; i < once.size(); ++i)
-        function_of_seed_ = function_of_seed_ && same_input(once[i], again[i]);
+        function_of_seed_ = function_of_seed_ && input_digest(once[i]) == input_digest(again[i]);
       rebuild_ = on_device && function_of_seed_;
     }
   } catch (const py::error_already_set& e) {
