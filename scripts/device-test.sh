@@ -357,7 +357,8 @@ if want bench; then
   bash "$ROOT/benchmarks/timing/aa_benchmark.sh" "$BUILD/bin/kbench" "$OUTDIR" cuda ${KBENCH_AA_SUITES:-smoke level1} \
     | tee "$OUTDIR/aa-report.txt"
   echo "A/A took $(( $(date +%s) - start )) s"
-  if command -v ncu >/dev/null; then
+  # KBENCH_DEVICE_NCU=0 skips the fidelity profile (up to 240 s per suite).
+  if [ "${KBENCH_DEVICE_NCU:-1}" != 0 ] && command -v ncu >/dev/null; then
     step "timing benchmarks: fidelity vs ncu"
     for suite in ${KBENCH_AA_SUITES:-smoke level1}; do
       KBENCH_NCU_ORDER="$OUTDIR/ncu-order-$suite.json" timeout 240 ncu --profile-from-start off --clock-control none \
