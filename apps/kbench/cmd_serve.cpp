@@ -70,7 +70,7 @@ void add_serve_command(CLI::App& app) {
                   "Worker slots (default as kbench run: GPUs x --workers-per-gpu, 1 on the CPU)")
       ->check(CLI::Range(1, 256))
       ->group("Execution");
-  cmd->add_option("--workers-per-gpu", evaluator.workers_per_gpu, "Workers sharing one GPU (default 4)")
+  cmd->add_option("--workers-per-gpu", evaluator.workers_per_gpu, "Workers sharing one GPU (default 8)")
       ->check(CLI::Range(1, 16))
       ->group("Execution");
   cmd->add_option("--prestart", evaluator.prestart,

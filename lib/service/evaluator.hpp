@@ -36,10 +36,11 @@ namespace kbench {
 
 // Workers per GPU when the caller names none. More than `kbench run`'s 2: a reward loop sends
 // many short evaluations, whose CPU-side phases (imports, Triton JIT, checks) are several times
-// their GPU-exclusive timing, so four workers keep the GPU's timing turn busy while the per-GPU
-// lock (gate first: lib/worker/gpu_lock.hpp) still times one at a time. The memory ledger
-// admits them by memory, so large problems still run fewer at once.
-inline constexpr int kEvaluatorWorkersPerGpu = 4;
+// their GPU-exclusive timing, so more workers keep the GPU's timing turn busy while the per-GPU
+// lock (gate first: lib/worker/gpu_lock.hpp) still times one at a time. On the H200 the RL
+// batch ran at 0.52/s with 4 and 1.21/s with 8 (benchmarks/throughput/README.md). The memory
+// ledger admits them by memory, so large problems still run fewer at once.
+inline constexpr int kEvaluatorWorkersPerGpu = 8;
 
 struct EvaluatorConfig {
   std::filesystem::path suite_file;

@@ -100,7 +100,7 @@ class Evaluator:
 
     suite: a kbench suite file (its problems, settings and tolerances); devices: "cpu", "cuda",
     "cuda:N" or "auto"; checks: "strict", "standard" or "minimal" (default: the suite's); workers:
-    worker processes at once (default: 4 per GPU, 1 on the CPU); reward: a kbench.rewards name or
+    worker processes at once (default: 8 per GPU, 1 on the CPU); reward: a kbench.rewards name or
     a callable of the Result; timing: "full" or "rl" (the timing preset: "rl" is short, with a
     stated +-2% median CI; default: the suite's; docs/timing.md#presets); keep_reference: "auto"
     (default: on a GPU), "on" or "off", the baselines of a problem measured once by a trusted
