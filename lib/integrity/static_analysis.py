@@ -84,6 +84,13 @@ FORBIDDEN_MODULE_ATTRS = {
 # Qualified names (after resolving import aliases) that a candidate must not use. A prefix
 # matches everything below it.
 FORBIDDEN_QUALIFIED = {
+    # Code given as text and run by a library: the rest of this policy never sees it (a string
+    # annotation `"lambda n: __import__(n)"` evaluated by typing.get_type_hints reached ctypes).
+    "typing.get_type_hints": "evaluates string annotations as code",
+    "typing.ForwardRef": "evaluates a string as code", "typing._eval_type": "evaluates strings as code",
+    "typing.evaluate_forward_ref": "evaluates a string as code",
+    "torch.utils.benchmark": "runs code given as strings (Timer stmt/setup)",
+    "torch.fx.graph_module._exec_with_source": "runs source text",
     # The baseline is Inductor: a candidate calling it measures the baseline, not its kernel.
     "torch.compile": "calls TorchInductor, the baseline itself",
     "torch._dynamo": "TorchDynamo/Inductor internals", "torch._inductor": "Inductor internals",
@@ -109,6 +116,11 @@ FORBIDDEN_QUALIFIED = {
     "torch.set_default_tensor_type": "changes the default dtype",
     "torch.set_flush_denormal": "changes float numerics",
     "torch.set_num_threads": "changes the baselines' CPU threads",
+    "torch.backends.cudnn.set_flags": "changes cuDNN settings (slower or different baseline convolutions)",
+    "torch.use_deterministic_algorithms": "changes which kernels the baselines run",
+    "torch.cuda.set_per_process_memory_fraction": "starves the baselines' caching allocator",
+    "torch.cuda.memory.set_per_process_memory_fraction": "starves the baselines' caching allocator",
+    "torch.cuda.memory._set_allocator_settings": "changes the baselines' caching allocator",
     "torch.set_num_interop_threads": "changes the baselines' CPU threads",
     # Files: caches across calls and jobs (exploit 5); unpickling runs code.
     "torch.save": "writes files", "torch.load": "reads files (unpickling runs code)",
@@ -136,6 +148,45 @@ _LIBRARY_BLOCK = re.compile(r"\bTORCH_LIBRARY(?:_FRAGMENT)?\s*\(\s*(\w+)\s*,\s*(
 IMPLICIT_METHODS = {"forward", "__call__", "__getitem__", "__iter__", "__next__", "__enter__",
                     "__exit__"}
 ATTR_CALLS = {"getattr", "setattr", "delattr"}
+
+
+def _canonical(qualname):
+    """torch's own modules re-export it (`torch.nn.functional.torch`, `torch.functional.torch`):
+    a name reached through such a path is the name below its last `torch`, so that
+    `torch.nn.functional.torch.set_num_threads` meets the rules of `torch.set_num_threads`."""
+    parts = qualname.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        if parts[i] == "torch":
+            return ".".join(parts[i:])
+    return qualname
+
+
+def _plain_annotation(node):
+    """A type written as text: names, dotted names, subscripts, unions, None. Anything else in a
+    string annotation (a lambda, a call) is code that typing would evaluate."""
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _plain_annotation(node.value)
+    if isinstance(node, ast.Subscript):
+        return _plain_annotation(node.value) and _plain_annotation(node.slice)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_plain_annotation(e) for e in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _plain_annotation(node.left) and _plain_annotation(node.right)
+    if isinstance(node, ast.Constant):
+        return node.value is None or node.value is Ellipsis or isinstance(node.value, (str, int))
+    return False
+
+
+def _annotations(node):
+    """The annotation expressions of a function or an annotated assignment."""
+    if isinstance(node, ast.AnnAssign):
+        return [node.annotation]
+    a = node.args
+    found = [x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs if x.annotation is not None]
+    found += [x.annotation for x in (a.vararg, a.kwarg) if x is not None and x.annotation is not None]
+    return found + ([node.returns] if node.returns is not None else [])
 
 
 def _is_str(node):
@@ -190,14 +241,14 @@ class _Module:
         if isinstance(node, ast.Call) and self._is_builtin(node.func, "getattr") \
                 and len(node.args) >= 2 and _is_str(node.args[1]):
             base = self.qualname(node.args[0])
-            return base + "." + node.args[1].value if base else None
+            return _canonical(base + "." + node.args[1].value) if base else None
         dotted = _dotted(node)
         if not dotted:
             return None
         root, _, rest = dotted.partition(".")
         if root not in self.aliases:
             return None
-        return self.aliases[root] + ("." + rest if rest else "")
+        return _canonical(self.aliases[root] + ("." + rest if rest else ""))
 
     def _is_builtin(self, node, name):
         # Conservative: a local function named like the builtin is treated as the builtin.
@@ -272,8 +323,25 @@ class _Policy:
             if isinstance(node, (ast.Attribute, ast.Subscript)) and \
                     isinstance(node.ctx, (ast.Store, ast.Del)):
                 self.check_store(node)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) \
+                    and node.id in ("__torch_function__", "__torch_dispatch__"):
+                self.add(node, f"{node.id} = ...", FORBIDDEN_ATTRS[node.id])
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign)):
+                for annotation in _annotations(node):
+                    self.check_annotation(annotation)
         unique = sorted(set(self.findings))
         return [{"check": CHECK, "evidence": e, "line": line} for line, e in unique]
+
+    def check_annotation(self, node):
+        if not _is_str(node):
+            return
+        try:
+            parsed = ast.parse(node.value.strip(), mode="eval").body
+        except SyntaxError:
+            parsed = None
+        if parsed is None or not _plain_annotation(parsed):
+            self.add(node, f"string annotation {node.value[:40]!r}",
+                     "code in an annotation (typing evaluates string annotations)")
 
     def check_import(self, node, name):
         top = name.split(".")[0]
