@@ -60,6 +60,21 @@ void CallAudit::audit(const std::string& variant, const CallRecord& call, const 
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+namespace {
+// A tensor subclass returned from a timed call: reading it (the gather below, the comparison)
+// would run its Python code after the timed interval, where a lazy tensor does its work. The
+// candidate's outputs must be plain tensors (nn.Parameter too: it adds no Python dispatch).
+void refuse_subclasses(const std::string& variant, const std::string& judged, const FlatOutputs& flat) {
+  if (variant != judged) return;
+  for (std::size_t i = 0; i < flat.types.size(); ++i) {
+    const auto& type = flat.types[i];
+    if (type != "torch.Tensor" && type != "torch.nn.parameter.Parameter")
+      throw rejection("tensor_subclass", fmt::format("a timed call's output {} is a {}, not a torch.Tensor", i, type),
+                      {{"output_index", i}, {"type", type}});
+  }
+}
+}  // namespace
+
 void CallAudit::poison_outputs(const py::object& output, std::vector<at::Tensor>& tensors,
                                const std::vector<at::Tensor>& keep) const {
   if (!settings_.poison) return;
@@ -110,6 +125,7 @@ CallAudit::Taken CallAudit::take(const std::string& variant, const CallRecord& c
         comparable = false;
         fail(variant, call, fmt::format("an output that is not tensors: {}", e.what()), {});
       }
+      refuse_subclasses(variant, settings_.judged, flat);
       tensors = flat.tensors;
       if (comparable && flat.structure != structure_) {
         comparable = false;
@@ -198,6 +214,7 @@ void CallAudit::check(const std::string& variant, const CallRecord& call, const 
   } catch (const std::invalid_argument& e) {
     return fail(fmt::format("an output that is not tensors: {}", e.what()), {});
   }
+  refuse_subclasses(variant, settings_.judged, flat);
   tensors = flat.tensors;
   if (flat.structure != structure_)
     return fail(fmt::format("output structure {}, {} expected", flat.structure, structure_), {});

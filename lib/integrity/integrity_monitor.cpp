@@ -204,6 +204,10 @@ void IntegrityMonitor::check_interpreter(const char* when) {
     if (!patched.empty())
       throw rejection("monkeypatch", fmt::format("changed {}: {}", when, first_names(patched)),
                       {{"patched", patched}});
+    const auto state = snapshot_->state_changes();
+    if (!state.empty())
+      throw rejection("monkeypatch", fmt::format("torch's global state changed {}: {}", when, first_names(state)),
+                      {{"state", state}});
   }
 }
 

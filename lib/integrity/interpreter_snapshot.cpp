@@ -14,22 +14,38 @@ namespace {
 // Only callables and classes are compared: plain values (flags, counters, caches) change
 // legitimately as torch initialises itself; functions do not.
 constexpr const char* kSnapshotCode = R"(
-import builtins, gc, importlib, threading, time
+import builtins, gc, importlib, sys, threading, time
 import torch
 
 def _targets():
     names = ['torch', 'torch.nn.functional', 'torch.cuda', 'torch.linalg', 'torch.fft',
              'torch.special', 'torch.autograd', 'torch.backends.cudnn', 'torch._C', 'torch._C._nn',
-             'torch.cuda.graphs', 'time', 'builtins', 'gc', 'threading', 'numpy']
+             'torch.cuda.graphs', 'torch.utils._device', 'time', 'builtins', 'gc', 'threading', 'numpy']
     out = []
     for name in names:
         try:
             out.append((name, vars(importlib.import_module(name))))
         except Exception:
             pass
-    for cls in (torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch.cuda.Event,
-                torch.cuda.Stream, torch.cuda.graphs.CUDAGraph):
-        out.append((cls.__module__ + '.' + cls.__qualname__, vars(cls)))
+    classes = [torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch.cuda.Event,
+               torch.cuda.Stream, torch.cuda.graphs.CUDAGraph]
+    # Every module class of torch.nn (nn.Linear.forward patched slows the reference that uses it
+    # while the candidate calls F.linear), the device context the harness builds inputs under,
+    # and the problem's own module and classes (the reference Model).
+    classes += [c for c in vars(torch.nn).values() if isinstance(c, type)]
+    try:
+        classes.append(importlib.import_module('torch.utils._device').DeviceContext)
+    except Exception:
+        pass
+    problem = sys.modules.get('kbench_problem')
+    if problem is not None:
+        out.append(('kbench_problem', vars(problem)))
+        classes += [c for c in vars(problem).values() if isinstance(c, type) and c.__module__ == problem.__name__]
+    seen = set()
+    for cls in classes:
+        if id(cls) not in seen:
+            seen.add(id(cls))
+            out.append((cls.__module__ + '.' + cls.__qualname__, vars(cls)))
     return out
 
 def _take():
@@ -61,7 +77,59 @@ def _thread_names(idents):
             for t in threading.enumerate()
             if t.ident not in idents and t.is_alive() and not _library_thread(t)]
 
+# Global state that changes what the reference and the baselines run in this process without
+# replacing any function: nn.Module's global hooks (a pre-hook that slows the reference, a hook
+# that rewrites its outputs), torch function and dispatch modes (which see every input built),
+# grad, anomaly and autocast modes, CPU threads, numerics. The harness set its values before
+# the snapshot (problem_context.cpp); a candidate may change them only inside its own calls.
+def _state():
+    import torch.nn.modules.module as m
+    out = {}
+    for name in ('_global_forward_pre_hooks', '_global_forward_hooks', '_global_forward_hooks_always_called',
+                 '_global_backward_pre_hooks', '_global_backward_hooks', '_global_module_registration_hooks',
+                 '_global_parameter_registration_hooks', '_global_buffer_registration_hooks'):
+        hooks = getattr(m, name, None)
+        if hooks is not None:
+            out['nn.Module ' + name.strip('_').replace('_', ' ')] = len(hooks)
+    backends = torch.backends
+    probes = [
+        ('torch function modes', lambda: torch._C._len_torch_function_stack()),
+        ('torch dispatch modes', lambda: torch._C._len_torch_dispatch_stack()),
+        ('torch.is_grad_enabled()', torch.is_grad_enabled),
+        ('torch.is_inference_mode_enabled()', torch.is_inference_mode_enabled),
+        ('torch.is_anomaly_enabled()', torch.is_anomaly_enabled),
+        ('torch.is_autocast_enabled("cpu")', lambda: torch.is_autocast_enabled('cpu')),
+        ('torch.is_autocast_enabled("cuda")', lambda: torch.is_autocast_enabled('cuda')),
+        ('torch.get_num_threads()', torch.get_num_threads),
+        ('torch.get_num_interop_threads()', torch.get_num_interop_threads),
+        ('torch.get_default_dtype()', torch.get_default_dtype),
+        ('torch.get_float32_matmul_precision()', torch.get_float32_matmul_precision),
+        ('torch.are_deterministic_algorithms_enabled()', torch.are_deterministic_algorithms_enabled),
+        ('torch.backends.cudnn.enabled', lambda: backends.cudnn.enabled),
+        ('torch.backends.cudnn.benchmark', lambda: backends.cudnn.benchmark),
+        ('torch.backends.cudnn.deterministic', lambda: backends.cudnn.deterministic),
+        ('torch.backends.cudnn.allow_tf32', lambda: backends.cudnn.allow_tf32),
+        ('torch.backends.cuda.matmul.allow_tf32', lambda: backends.cuda.matmul.allow_tf32),
+        ('torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction',
+         lambda: backends.cuda.matmul.allow_fp16_reduced_precision_reduction),
+        ('torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction',
+         lambda: backends.cuda.matmul.allow_bf16_reduced_precision_reduction),
+        ('torch.backends.mkldnn.enabled', lambda: backends.mkldnn.enabled),
+    ]
+    for name, probe in probes:
+        try:
+            out[name] = repr(probe())
+        except Exception:
+            pass  # not in this torch build
+    return out
+
+def _state_changes(before):
+    now = _state()
+    return [f'{name}: {before[name]} -> {now.get(name, "gone")}' for name in sorted(before)
+            if now.get(name) != before[name]]
+
 snapshot = _take()
+state = _state()
 threads = {t.ident for t in threading.enumerate()}
 )";
 
@@ -92,6 +160,13 @@ std::vector<std::string> InterpreterSnapshot::patched() const {
   py::list names = scope_["_patched"](scope_["snapshot"]);
   std::vector<std::string> out;
   for (auto name : names) out.push_back(name.cast<std::string>());
+  return out;
+}
+
+std::vector<std::string> InterpreterSnapshot::state_changes() const {
+  py::list changes = scope_["_state_changes"](scope_["state"]);
+  std::vector<std::string> out;
+  for (auto change : changes) out.push_back(change.cast<std::string>());
   return out;
 }
 

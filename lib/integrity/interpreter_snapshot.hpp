@@ -1,7 +1,7 @@
 #pragma once
 // What the candidate may change in the interpreter it shares with the harness, snapshotted
-// before its import and compared later: the functions of torch, time, builtins... (by identity)
-// and the running Python threads. Native threads are counted too, as a weaker signal.
+// before its import and compared later: the functions of torch, time, builtins... (by identity),
+// torch's global state (hooks, modes, threads, numerics) and the running Python threads. Native threads are counted too, as a weaker signal.
 #include <pybind11/pybind11.h>
 
 #include <set>
@@ -17,6 +17,9 @@ class InterpreterSnapshot {
 
   // "module.attribute" names whose value is no longer the object snapshotted (first 20).
   [[nodiscard]] std::vector<std::string> patched() const;
+  // "what: before -> now" for each piece of torch's global state that differs from the snapshot
+  // (nn.Module global hooks, torch function/dispatch modes, grad/autocast modes, threads, numerics).
+  [[nodiscard]] std::vector<std::string> state_changes() const;
   // Python threads alive now that were not alive at the snapshot: "name (target)".
   [[nodiscard]] std::vector<std::string> new_threads() const;
   // Native threads of this process alive now that were not at the snapshot (Linux:

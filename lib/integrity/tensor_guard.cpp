@@ -20,7 +20,9 @@ bool exactly_equal(const at::Tensor& a, const at::Tensor& b) {
 }
 
 void poison(const at::Tensor& t) {
-  if (!t.defined() || !t.has_storage() || t.storage().nbytes() == 0) return;
+  // No data behind the storage (a wrapper subclass's, sized but never allocated): nothing to
+  // overwrite, and set_() on it would fault.
+  if (!t.defined() || !t.has_storage() || t.storage().nbytes() == 0 || t.storage().data() == nullptr) return;
   // A flat byte view of the whole storage, whatever the tensor's strides and offset.
   const auto bytes = int64_t(t.storage().nbytes());
   at::Tensor raw = at::empty({0}, t.options().dtype(at::kByte));

@@ -40,6 +40,7 @@ FreshInputs::FreshInputs(const TrialBuilder& builder, py::object reference, cons
         weights_.emplace_back(t, t.detach().to(at::Device(at::kCPU), t.scalar_type(), false, /*copy=*/true));
     }
   }
+  if (!reference_.is_none()) hooks_.emplace(reference_);
   try {
     const long long seed = draw_seed();
     const py::list once = builder_.build_inputs(int(seed));
@@ -111,7 +112,19 @@ FreshInputs::Draw FreshInputs::refill(const py::tuple& buffer, long long seed, b
   return draw;
 }
 
-void FreshInputs::check_weights() const {
+void FreshInputs::check_reference() const {
+  if (hooks_) {
+    const auto changed = hooks_->changed();
+    if (!changed.empty()) {
+      std::string what;
+      for (const auto& c : changed) what += (what.empty() ? "" : "; ") + c;
+      throw rejection("monkeypatch",
+                      fmt::format("a hook was added to or removed from the reference model while the candidate was "
+                                  "timed ({})",
+                                  what),
+                      {{"hooks", changed}});
+    }
+  }
   for (std::size_t w = 0; w < weights_.size(); ++w) {
     const auto& [weight, copy] = weights_[w];
     const TakenSample now = take_sample(weight, kCheckedElementsPerCall);
@@ -126,7 +139,7 @@ void FreshInputs::check_weights() const {
 
 std::vector<at::Tensor> FreshInputs::reference_outputs(const Draw& draw) {
   release();
-  check_weights();
+  check_reference();
   py::tuple args(layout_.size());
   const py::list rebuilt = rebuild_ ? build(draw.seed) : py::list();
   for (std::size_t i = 0; i < layout_.size(); ++i) {
@@ -173,7 +186,7 @@ std::vector<at::Tensor> FreshInputs::call_reference(const py::tuple& args, long 
 
 std::vector<at::Tensor> FreshInputs::expected_outputs(long long seed) {
   release();
-  check_weights();
+  check_reference();
   const py::list inputs = build(seed);
   py::tuple args(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {

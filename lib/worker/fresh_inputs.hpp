@@ -18,9 +18,11 @@
 #include <ATen/core/Tensor.h>
 #include <pybind11/pybind11.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "integrity/module_hooks.hpp"
 #include "integrity/sampled_comparison.hpp"
 #include "worker/trial.hpp"
 
@@ -74,7 +76,9 @@ class FreshInputs {
 
  private:
   pybind11::list build(long long seed) const;  // a Verdict problem_error when it fails or misfits
-  void check_weights() const;
+  // The reference as it was before the import: its weights (timed_call_check) and its hooks
+  // (monkeypatch). A rejection when either changed.
+  void check_reference() const;
   // The reference on `args` (the values of `seed`), its outputs kept for release(). Verdicts as
   // reference_outputs.
   std::vector<at::Tensor> call_reference(const pybind11::tuple& args, long long seed);
@@ -83,9 +87,10 @@ class FreshInputs {
   pybind11::object reference_;
   pybind11::list layout_;
   std::vector<at::Tensor> keep_;  // the reference's weights: never poisoned
-  // What check_weights compares: the parameters (and the buffers of a model in eval mode,
+  // What check_reference compares: the parameters (and the buffers of a model in eval mode,
   // which forward does not update), with their host copies.
   std::vector<std::pair<at::Tensor, at::Tensor>> weights_;
+  std::optional<ModuleHooks> hooks_;  // the reference's hooks, counted before the import
   std::vector<at::Tensor> last_;  // the last reference call's outputs and input copies
   std::string unusable_;
   bool function_of_seed_ = false;

@@ -36,13 +36,20 @@ void flatten_into(py::handle object, FlatOutputs& out, std::string& structure) {
                                   py::str(type.attr("__qualname__")).cast<std::string>());
     return;
   }
-  const bool tuple = py::isinstance<py::tuple>(object);
-  if (tuple || py::isinstance<py::list>(object)) {
-    py::sequence items = py::reinterpret_borrow<py::sequence>(object);
+  // The items are read from the container's own storage, never through __len__, __getitem__
+  // or __iter__: a subclass of tuple or list could compute its items there, after the timed
+  // interval has closed (namedtuples and torch.return_types keep working: their items are in
+  // the storage).
+  const bool tuple = PyTuple_Check(object.ptr());
+  if (tuple || PyList_Check(object.ptr())) {
+    const Py_ssize_t size = tuple ? PyTuple_GET_SIZE(object.ptr()) : PyList_GET_SIZE(object.ptr());
     structure += tuple ? "tuple[" : "list[";
-    for (std::size_t i = 0; i < items.size(); ++i) {
+    for (Py_ssize_t i = 0; i < size; ++i) {
       if (i) structure += ", ";
-      flatten_into(items[i], out, structure);
+      // Borrowed, so held while it is read: flatten_into runs no Python code on tuples and lists.
+      py::object item = py::reinterpret_borrow<py::object>(tuple ? PyTuple_GET_ITEM(object.ptr(), i)
+                                                                 : PyList_GET_ITEM(object.ptr(), i));
+      flatten_into(item, out, structure);
     }
     structure += "]";
     return;
