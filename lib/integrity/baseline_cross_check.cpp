@@ -6,6 +6,10 @@
 
 namespace kbench {
 
+BaselineRule baseline_rule(const std::string& baseline) {
+  return baseline == "eager" ? kEagerBaselineRule : BaselineRule{};
+}
+
 std::optional<std::string> baseline_disagreement(const std::string& baseline, const std::vector<double>& reported_ms,
                                                  const std::vector<double>& trusted_ms, const BaselineRule& rule) {
   if (reported_ms.empty() || trusted_ms.empty()) return std::nullopt;

@@ -14,9 +14,19 @@ namespace kbench {
 struct BaselineRule {
   // Two processes, minutes apart, the GPU held exclusively by each: medians agree within a
   // few percent; 1.5x leaves room for clocks and a quick trusted run, the margin for tiny calls.
+  // Inductor's: each process compiles (and may autotune) its own.
   double factor = 1.5;
   double margin_ms = 0.02;
 };
+
+// The eager baseline runs the same kernels in both processes: on the H200 its reported/trusted
+// medians were 0.997-1.020 over 20 blinded jobs (26 us to 2.7 ms calls, 2026-12-02/03). 1.10 and
+// 5 us keep five times that spread and stop a candidate that slows the eager baseline it is
+// timed beside (e.g. a layer of the reference swapped for a slower one) from 1.1x on.
+inline constexpr BaselineRule kEagerBaselineRule{1.10, 0.005};
+
+// The rule for a baseline by name: kEagerBaselineRule for "eager", else the default.
+BaselineRule baseline_rule(const std::string& baseline);
 
 // nullopt when median(reported) <= factor * median(trusted) + margin (or either is empty);
 // otherwise the evidence, one line naming `baseline`.

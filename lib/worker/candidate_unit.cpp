@@ -344,14 +344,22 @@ void CandidateUnit::measure_with_candidate(JobResult& result) {
   for (const auto& [name, median] : work_.pre_import_median_ms) {
     pre[name] = median;
     if (!compare_pre_import) continue;
-    // A baseline that got much slower once the candidate was imported suggests tampering
-    // (e.g. a monkeypatched torch op); flag it for review.
+    // The pre-import run is this process's trusted figure: no candidate code existed yet. A
+    // baseline that got slower once the candidate was imported was made slower: a global hook,
+    // a patched layer, a dispatcher override, whatever the snapshot misses (red-teaming found
+    // a dozen ways, 2026-12-03). On the H200 no honest job ever reached this bound. The cross
+    // check of isolated candidates does the same against the reference worker's figure.
     const auto it = run.variants.find(name);
     if (it == run.variants.end() || it->second.samples_ms.empty()) continue;
     const double after = summarize(it->second.samples_ms).median;
-    if (after > 1.10 * median && after - median > 0.02)
+    if (after > 1.10 * median && after - median > 0.02) {
+      const std::string evidence = fmt::format("the {} baseline's median went from {:.4g} ms before the candidate's "
+                                               "import to {:.4g} ms beside it ({:.3g}x; at most 1.10x + 0.02 ms)",
+                                               name, median, after, after / median);
+      if (integrity_.enabled("baseline_cross_check")) throw rejection("baseline_cross_check", evidence);
       result.diagnostics["flags"].push_back(fmt::format(
           "baseline_slowed_after_candidate_import: {} {:.4g} ms -> {:.4g} ms", name, median, after));
+    }
   }
   if (!pre.empty()) result.protocol["pre_import_median_ms"] = pre;
 }

@@ -129,7 +129,7 @@ void cross_check_baselines(const Job& job, const ReferenceWork& work, JobResult&
     provisional.diagnostics["integrity_notes"]["baseline_cross_check"][name] = {
         {"reported_median_ms", summarize(reported->second.samples_ms).median},
         {"trusted_median_ms", summarize(trusted).median}};
-    const auto disagreement = baseline_disagreement(name, reported->second.samples_ms, trusted);
+    const auto disagreement = baseline_disagreement(name, reported->second.samples_ms, trusted, baseline_rule(name));
     if (disagreement && job.device.is_cuda()) throw rejection("baseline_cross_check", *disagreement);
   }
 }
