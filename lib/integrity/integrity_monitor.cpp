@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "integrity/candidate_audit.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "measure/offstream_rule.hpp"
 #include "measure/sample_stats.hpp"
@@ -77,6 +78,15 @@ void IntegrityMonitor::before_import(const std::vector<Trial>& trials, long long
   }
   if (enabled("monkeypatch") || enabled("background_thread"))
     snapshot_ = std::make_unique<InterpreterSnapshot>();
+  // Judged free of native code, so not isolated: watch that it stays so (candidate_audit.hpp).
+  if (enabled("native_isolation")) {
+    try {
+      const StaticAnalysis analysis = analyze_candidate_source(job_.candidate_file);  // parsed once, kept
+      if (analysis.syntax_error.empty() && native_code_reason(analysis).empty()) candidate_audit::install("kbench_candidate");
+    } catch (const std::exception&) {
+      // unreadable: the import fails next
+    }
+  }
   if (enabled("reference_called") || enabled("custom_kernel_not_launched") || enabled("custom_kernel_share"))
     natives_ = NativeBaseline::capture();
 }
@@ -185,6 +195,12 @@ void IntegrityMonitor::after_timing(const std::vector<double>& candidate_ms, int
 }
 
 void IntegrityMonitor::check_interpreter(const char* when) {
+  if (enabled("native_isolation"))
+    if (const auto native = candidate_audit::native_use())
+      throw rejection("native_isolation",
+                      fmt::format("the candidate, judged free of native code and run beside its expected values, "
+                                  "reached native code {}: {}",
+                                  when, *native));
   if (!snapshot_) return;
   if (enabled("background_thread")) {
     const auto threads = snapshot_->new_threads();

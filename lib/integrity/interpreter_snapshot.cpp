@@ -14,54 +14,79 @@ namespace {
 // Only callables and classes are compared: plain values (flags, counters, caches) change
 // legitimately as torch initialises itself; functions do not.
 constexpr const char* kSnapshotCode = R"(
-import builtins, gc, importlib, sys, threading, time
+import builtins, gc, importlib, sys, threading, time, types
 import torch
 
 def _targets():
+    """(owner, namespace, sealed): sealed namespaces also count attributes added since."""
     names = ['torch', 'torch.nn.functional', 'torch.cuda', 'torch.linalg', 'torch.fft',
              'torch.special', 'torch.autograd', 'torch.backends.cudnn', 'torch._C', 'torch._C._nn',
              'torch.cuda.graphs', 'torch.utils._device', 'time', 'builtins', 'gc', 'threading', 'numpy']
     out = []
     for name in names:
         try:
-            out.append((name, vars(importlib.import_module(name))))
+            out.append((name, vars(importlib.import_module(name)), False))
         except Exception:
             pass
-    classes = [torch.Tensor, torch._C.TensorBase, torch.nn.Module, torch.cuda.Event,
-               torch.cuda.Stream, torch.cuda.graphs.CUDAGraph]
-    # Every module class of torch.nn (nn.Linear.forward patched slows the reference that uses it
-    # while the candidate calls F.linear), the device context the harness builds inputs under,
-    # and the problem's own module and classes (the reference Model).
-    classes += [c for c in vars(torch.nn).values() if isinstance(c, type)]
+    # torch.nn's modules (nn.Linear's forward reads torch.nn.modules.linear.F: a proxy put there
+    # slows the reference), sealed.
+    for name in sorted(n for n in list(sys.modules) if n.startswith('torch.nn.modules.')):
+        out.append((name, vars(sys.modules[name]), True))
+    classes = [torch.Tensor, torch._C.TensorBase, torch.cuda.Event, torch.cuda.Stream, torch.cuda.graphs.CUDAGraph]
+    # nn.Module and every module class of torch.nn (nn.Linear.forward patched slows the reference
+    # that uses it while the candidate calls F.linear; a new Linear._call_impl shadows Module's),
+    # the device context the harness builds inputs under, and the problem's own module and
+    # classes (the reference Model): sealed.
+    sealed = [torch.nn.Module] + [c for c in vars(torch.nn).values() if isinstance(c, type)]
     try:
-        classes.append(importlib.import_module('torch.utils._device').DeviceContext)
+        sealed.append(importlib.import_module('torch.utils._device').DeviceContext)
     except Exception:
         pass
     problem = sys.modules.get('kbench_problem')
     if problem is not None:
-        out.append(('kbench_problem', vars(problem)))
-        classes += [c for c in vars(problem).values() if isinstance(c, type) and c.__module__ == problem.__name__]
+        out.append(('kbench_problem', vars(problem), True))
+        sealed += [c for c in vars(problem).values() if isinstance(c, type) and c.__module__ == problem.__name__]
     seen = set()
-    for cls in classes:
-        if id(cls) not in seen:
-            seen.add(id(cls))
-            out.append((cls.__module__ + '.' + cls.__qualname__, vars(cls)))
+    for group, is_sealed in ((classes, False), (sealed, True)):
+        for cls in group:
+            if id(cls) not in seen:
+                seen.add(id(cls))
+                out.append((cls.__module__ + '.' + cls.__qualname__, vars(cls), is_sealed))
     return out
 
-def _take():
-    return {(owner, attr): value for owner, space in _targets()
-            for attr, value in list(space.items())
-            if callable(value) or isinstance(value, (staticmethod, classmethod, property))}
+_SIMPLE = (int, float, complex, str, bytes, bool, type(None))
 
-def _patched(before):
-    now = {owner: space for owner, space in _targets()}
+def _watched(value, everything):
+    """Functions, classes, descriptors and modules do not change as torch initialises itself;
+    flags and caches do, so other values are watched only in the problem's module."""
+    return everything or callable(value) or isinstance(value, (staticmethod, classmethod, property, types.ModuleType))
+
+def _same(a, b):
+    return a is b or (type(a) is type(b) and type(a) in _SIMPLE and a == b)
+
+def _take():
+    return {(owner, attr): value for owner, space, _ in _targets()
+            for attr, value in list(space.items()) if _watched(value, owner == 'kbench_problem')}
+
+def _keys():
+    return {owner: set(space) for owner, space, sealed in _targets() if sealed}
+
+def _patched(before, keys):
+    now = {owner: (space, sealed) for owner, space, sealed in _targets()}
     changed = []
     for (owner, attr), value in before.items():
-        space = now.get(owner)
+        space = now.get(owner, (None, False))[0]
         if space is None:
             continue
-        if space.get(attr, value) is not value or attr not in space:
+        if attr not in space or not _same(space[attr], value):
             changed.append(owner + '.' + attr)
+    for owner, known in keys.items():
+        space = now.get(owner, (None, False))[0]
+        if space is None:
+            continue
+        for attr in set(space) - known:
+            if _watched(space[attr], owner == 'kbench_problem'):
+                changed.append(owner + '.' + attr + ' (added)')
     return sorted(changed)
 
 # Threads torch starts and restarts by itself, seen on the H200 after honest Triton candidates:
@@ -88,12 +113,19 @@ def _state():
     for name in ('_global_forward_pre_hooks', '_global_forward_hooks', '_global_forward_hooks_always_called',
                  '_global_backward_pre_hooks', '_global_backward_hooks', '_global_module_registration_hooks',
                  '_global_parameter_registration_hooks', '_global_buffer_registration_hooks'):
-        hooks = getattr(m, name, None)
+        hooks = vars(m).get(name)
         if hooks is not None:
-            out['nn.Module ' + name.strip('_').replace('_', ' ')] = len(hooks)
+            # Exact type, the dict's own length and the object itself: a dict subclass can
+            # report no entries while nn.Module still runs them (it tests truth, not len).
+            out['nn.Module ' + name.strip('_').replace('_', ' ')] = (
+                f'{type(hooks).__qualname__} of {dict.__len__(hooks)} @{id(hooks)}')
     backends = torch.backends
     probes = [
         ('torch function modes', lambda: torch._C._len_torch_function_stack()),
+        # Python kernels registered for aten operators (a slow CPU clamp for the reference): torch
+        # registers only Meta kernels there by itself, Inductor only prims.
+        ('torch.library aten kernels', lambda: sorted(k for k in torch.library._impls
+                                                      if k.startswith('aten/') and not k.endswith('/Meta'))),
         ('torch dispatch modes', lambda: torch._C._len_torch_dispatch_stack()),
         ('torch.is_grad_enabled()', torch.is_grad_enabled),
         ('torch.is_inference_mode_enabled()', torch.is_inference_mode_enabled),
@@ -129,6 +161,7 @@ def _state_changes(before):
             if now.get(name) != before[name]]
 
 snapshot = _take()
+snapshot_keys = _keys()
 state = _state()
 threads = {t.ident for t in threading.enumerate()}
 )";
@@ -157,7 +190,7 @@ InterpreterSnapshot::InterpreterSnapshot() {
 }
 
 std::vector<std::string> InterpreterSnapshot::patched() const {
-  py::list names = scope_["_patched"](scope_["snapshot"]);
+  py::list names = scope_["_patched"](scope_["snapshot"], scope_["snapshot_keys"]);
   std::vector<std::string> out;
   for (auto name : names) out.push_back(name.cast<std::string>());
   return out;

@@ -1,4 +1,4 @@
-#include "integrity/module_hooks.hpp"
+#include "integrity/model_seal.hpp"
 
 #include <pybind11/eval.h>
 
@@ -7,21 +7,39 @@ namespace py = pybind11;
 namespace kbench {
 namespace {
 
-// Read through each module's __dict__ and _modules, never through nn.Module methods the
-// candidate could have replaced.
-constexpr const char* kCountCode = R"(
+// Read through each module's __dict__ and _modules and the types' own dictionaries, never
+// through nn.Module methods the candidate could have replaced. Values are strings, compared
+// for equality: ids stand for identity, the model is kept alive meanwhile.
+constexpr const char* kDescribeCode = R"(
 import torch.nn.modules.module as _module
 
 _GLOBAL = ('_global_forward_pre_hooks', '_global_forward_hooks', '_global_forward_hooks_always_called',
            '_global_backward_pre_hooks', '_global_backward_hooks')
 _LOCAL = ('_forward_pre_hooks', '_forward_hooks', '_forward_hooks_always_called',
           '_backward_pre_hooks', '_backward_hooks')
+_Module = _module.Module
+# What a call of a module goes through, resolved on its class (a new Linear._call_impl shadows
+# Module's; _compiled_call_impl, None until compile(), is taken when set).
+_CALL_PATH = ('__call__', '_wrapped_call_impl', '_call_impl', '_compiled_call_impl', 'forward')
 
-def count(model):
+def _hooks(hooks):
+    # Exact type, the dict's own length and the object itself: a dict subclass can report no
+    # entries while nn.Module still runs them (it tests truth, not len).
+    if hooks is None:
+        return 'none'
+    return f'{type(hooks).__qualname__} of {dict.__len__(hooks)} @{id(hooks)}'
+
+def _resolved(cls, name):
+    for klass in type.__getattribute__(cls, '__mro__'):
+        own = type.__getattribute__(klass, '__dict__')
+        if name in own:
+            return f'{klass.__qualname__}.{name}@{id(own[name])}'
+    return 'none'
+
+def describe(model):
     out = {}
     for name in _GLOBAL:
-        hooks = vars(_module).get(name)
-        out['nn.Module.' + name] = len(hooks) if hooks is not None else 0
+        out['nn.Module.' + name] = _hooks(vars(_module).get(name))
     stack = [('Model', model)]
     seen = set()
     while stack:
@@ -29,10 +47,15 @@ def count(model):
         if id(module) in seen:
             continue
         seen.add(id(module))
+        cls = type(module)
+        out[path] = f'{cls.__module__}.{cls.__qualname__}@{id(module)}'
         own = object.__getattribute__(module, '__dict__')
+        for name in _CALL_PATH:
+            out[f'{path}.{name}'] = _resolved(cls, name)
+            if name in own:
+                out[f'{path}.{name} (instance)'] = f'@{id(own[name])}'
         for name in _LOCAL:
-            hooks = own.get(name)
-            out[path + '.' + name] = len(hooks) if hooks is not None else 0
+            out[path + '.' + name] = _hooks(own.get(name))
         for child_name, child in (own.get('_modules') or {}).items():
             if child is not None:
                 stack.append((path + '.' + child_name, child))
@@ -41,24 +64,24 @@ def count(model):
 
 }  // namespace
 
-ModuleHooks::ModuleHooks(py::handle model) : model_(py::reinterpret_borrow<py::object>(model)) {
+ModelSeal::ModelSeal(py::handle model) : model_(py::reinterpret_borrow<py::object>(model)) {
   py::dict scope;
   scope["__builtins__"] = py::module_::import("builtins");
-  py::exec(kCountCode, scope);
-  count_ = scope["count"];
-  counts_ = count_(model_);
+  py::exec(kDescribeCode, scope);
+  describe_ = scope["describe"];
+  sealed_ = describe_(model_);
 }
 
-std::vector<std::string> ModuleHooks::changed() const {
-  const py::dict now = count_(model_);
+std::vector<std::string> ModelSeal::changed() const {
+  const py::dict now = describe_(model_);
   std::vector<std::string> out;
-  for (auto [where, count] : now) {
-    const long before = counts_.contains(where) ? counts_[where].cast<long>() : 0;
-    const long after = count.cast<long>();
-    if (after != before) out.push_back(where.cast<std::string>() + ": " + std::to_string(before) + " -> " + std::to_string(after));
+  for (auto [where, value] : now) {
+    const std::string after = value.cast<std::string>();
+    const std::string before = sealed_.contains(where) ? sealed_[where].cast<std::string>() : "absent";
+    if (after != before) out.push_back(where.cast<std::string>() + ": " + before + " -> " + after);
   }
-  for (auto [where, count] : counts_)
-    if (!now.contains(where)) out.push_back(where.cast<std::string>() + ": gone");
+  for (auto [where, value] : sealed_)
+    if (!now.contains(where)) out.push_back(where.cast<std::string>() + ": " + value.cast<std::string>() + " -> gone");
   return out;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
-// Hooks on the reference model, counted when the reference is built (before the candidate is
-// imported) and compared before each of its calls on fresh values. nn.Module runs global and
-// per-instance hooks inside every call: a candidate sharing the process could install one that
-// slows the reference the eager baseline times, or rewrites the outputs fresh-valued calls are
-// checked against, and remove it again before the interpreter snapshot looks (a one-shot global
-// hook that moves itself onto the instance). docs/integrity.md, `monkeypatch`.
+// The reference model as it was before the candidate's import, compared before each of its calls
+// on fresh values: its module tree (which object at which path, of which class), the hooks of
+// every module and nn.Module's global ones, and the methods a call goes through (nn.Module's
+// __call__ and _call_impl, each class's forward). A candidate sharing the process could change
+// any of these so that the reference the eager baseline times gets slower, or the outputs
+// fresh-valued calls are checked against get wrong, and undo the change before the interpreter
+// snapshot looks (a one-shot global hook that moves itself onto the instance). Weights are
+// checked apart (FreshInputs). docs/integrity.md, `monkeypatch`.
 #include <pybind11/pybind11.h>
 
 #include <string>
@@ -12,18 +14,18 @@
 
 namespace kbench {
 
-class ModuleHooks {
+class ModelSeal {
  public:
-  // Counts the global nn.Module hooks and those of `model` and every submodule, now.
-  explicit ModuleHooks(pybind11::handle model);
+  // Describes `model` (every submodule, its hooks, its class's call path) and the global hooks, now.
+  explicit ModelSeal(pybind11::handle model);
 
-  // "where: before -> now" for each hook dictionary whose size differs from the count taken.
+  // "where: before -> now" for each part of the description that differs now.
   [[nodiscard]] std::vector<std::string> changed() const;
 
  private:
   pybind11::object model_;
-  pybind11::dict counts_;  // where -> count at construction
-  pybind11::object count_;
+  pybind11::dict sealed_;  // where -> description at construction
+  pybind11::object describe_;
 };
 
 }  // namespace kbench

@@ -40,7 +40,7 @@ FreshInputs::FreshInputs(const TrialBuilder& builder, py::object reference, cons
         weights_.emplace_back(t, t.detach().to(at::Device(at::kCPU), t.scalar_type(), false, /*copy=*/true));
     }
   }
-  if (!reference_.is_none()) hooks_.emplace(reference_);
+  if (!reference_.is_none()) seal_.emplace(reference_);
   try {
     const long long seed = draw_seed();
     const py::list once = builder_.build_inputs(int(seed));
@@ -113,16 +113,16 @@ FreshInputs::Draw FreshInputs::refill(const py::tuple& buffer, long long seed, b
 }
 
 void FreshInputs::check_reference() const {
-  if (hooks_) {
-    const auto changed = hooks_->changed();
+  if (seal_) {
+    const auto changed = seal_->changed();
     if (!changed.empty()) {
       std::string what;
       for (const auto& c : changed) what += (what.empty() ? "" : "; ") + c;
       throw rejection("monkeypatch",
-                      fmt::format("a hook was added to or removed from the reference model while the candidate was "
+                      fmt::format("the reference model's modules, hooks or call path changed while the candidate was "
                                   "timed ({})",
                                   what),
-                      {{"hooks", changed}});
+                      {{"reference_model", changed}});
     }
   }
   for (std::size_t w = 0; w < weights_.size(); ++w) {

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "integrity/module_hooks.hpp"
+#include "integrity/model_seal.hpp"
 #include "integrity/sampled_comparison.hpp"
 #include "worker/trial.hpp"
 
@@ -76,8 +76,8 @@ class FreshInputs {
 
  private:
   pybind11::list build(long long seed) const;  // a Verdict problem_error when it fails or misfits
-  // The reference as it was before the import: its weights (timed_call_check) and its hooks
-  // (monkeypatch). A rejection when either changed.
+  // The reference as it was before the import: its weights (timed_call_check), its module
+  // tree, hooks and call path (monkeypatch, integrity/model_seal.hpp). A rejection when any changed.
   void check_reference() const;
   // The reference on `args` (the values of `seed`), its outputs kept for release(). Verdicts as
   // reference_outputs.
@@ -90,7 +90,7 @@ class FreshInputs {
   // What check_reference compares: the parameters (and the buffers of a model in eval mode,
   // which forward does not update), with their host copies.
   std::vector<std::pair<at::Tensor, at::Tensor>> weights_;
-  std::optional<ModuleHooks> hooks_;  // the reference's hooks, counted before the import
+  std::optional<ModelSeal> seal_;  // the reference's modules, hooks and call path before the import
   std::vector<at::Tensor> last_;  // the last reference call's outputs and input copies
   std::string unusable_;
   bool function_of_seed_ = false;

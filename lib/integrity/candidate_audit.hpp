@@ -1,0 +1,21 @@
+#pragma once
+// A CPython audit hook (PEP 578) over the candidate's own frames, for a candidate the static
+// policy judged free of native code (so it runs in one process with its expected values). Any
+// `ctypes.*` event raised while one of its frames is on the stack means it reached native code
+// anyway, through text some allowed library evaluated (red-teaming 2026-12-03: a nested string
+// annotation evaluated by functools.singledispatch gave `__import__`, then ctypes rewrote the
+// clock). Installed once per process before the import; Python cannot remove it. It records the
+// first such event and raises nothing inside torch: the integrity monitor rejects the job at its
+// next look (`native_isolation`). Not complete: ctypes calls on raw addresses raise no event.
+#include <optional>
+#include <string>
+
+namespace kbench::candidate_audit {
+
+// Starts watching: frames whose globals' `__name__` is `module_name` are the candidate's.
+void install(const std::string& module_name);
+
+// "ctypes.dlopen at line 12" for the first event seen, or nullopt.
+std::optional<std::string> native_use();
+
+}  // namespace kbench::candidate_audit
