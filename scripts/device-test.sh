@@ -40,6 +40,10 @@ run_limits() {
   echo "${limits[@]}"
 }
 step() { printf '\n=== %s\n' "$*"; }
+# KBENCH_HONEST_SHARD=i/N: the shard of the honest and original stages, and their files' suffix.
+shard=()
+[ -n "${KBENCH_HONEST_SHARD:-}" ] && shard=(--shard "$KBENCH_HONEST_SHARD")
+tag="${KBENCH_HONEST_SHARD:+-${KBENCH_HONEST_SHARD%/*}}"
 
 step "environment"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader || true
@@ -123,9 +127,6 @@ step "honest corpus (tests/data/suites/honest_gpu.yaml; issues #12, #20): every 
 # timing short. KBENCH_HONEST_BUDGET_S: at its end SIGINT stops scheduling, running jobs get 60 s,
 # and the journal (OUTDIR/journals, resumed from KBENCH_DEVICE_JOURNALS) keeps what finished for
 # the next call. KBENCH_HONEST_SHARD=i/N runs one shard.
-shard=()
-[ -n "${KBENCH_HONEST_SHARD:-}" ] && shard=(--shard "$KBENCH_HONEST_SHARD")
-tag="${KBENCH_HONEST_SHARD:+-${KBENCH_HONEST_SHARD%/*}}"
 start=$(date +%s)
 timeout -s INT -k 60 "${KBENCH_HONEST_BUDGET_S:-480}" \
   "$BUILD/bin/kbench" run "$ROOT/tests/data/suites/honest_gpu.yaml" --device cuda -j "${KBENCH_HONEST_JOBS:-8}" \
@@ -139,9 +140,6 @@ fi
 if want original; then
 step "the original suite's Triton solutions (configs/suites/original.yaml --tags triton; issue #13)"
 # Speedups vs eager and Inductor at --max-time 2 (KBENCH_ORIGINAL_ARGS), journal as above.
-shard=()
-[ -n "${KBENCH_HONEST_SHARD:-}" ] && shard=(--shard "$KBENCH_HONEST_SHARD")
-tag="${KBENCH_HONEST_SHARD:+-${KBENCH_HONEST_SHARD%/*}}"
 start=$(date +%s)
 timeout -s INT -k 60 "${KBENCH_ORIGINAL_BUDGET_S:-400}" \
   "$BUILD/bin/kbench" run "$ROOT/configs/suites/original.yaml" --tags triton --device cuda -j "${KBENCH_HONEST_JOBS:-8}" \

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "integrity/model_seal.hpp"
+
 namespace py = pybind11;
 
 namespace kbench {
@@ -72,16 +74,16 @@ def _keys():
     return {owner: set(space) for owner, space, sealed in _targets() if sealed}
 
 def _patched(before, keys):
-    now = {owner: (space, sealed) for owner, space, sealed in _targets()}
+    now = {owner: space for owner, space, _ in _targets()}
     changed = []
     for (owner, attr), value in before.items():
-        space = now.get(owner, (None, False))[0]
+        space = now.get(owner)
         if space is None:
             continue
         if attr not in space or not _same(space[attr], value):
             changed.append(owner + '.' + attr)
     for owner, known in keys.items():
-        space = now.get(owner, (None, False))[0]
+        space = now.get(owner)
         if space is None:
             continue
         for attr in set(space) - known:
@@ -108,17 +110,7 @@ def _thread_names(idents):
 # grad, anomaly and autocast modes, CPU threads, numerics. The harness set its values before
 # the snapshot (problem_context.cpp); a candidate may change them only inside its own calls.
 def _state():
-    import torch.nn.modules.module as m
-    out = {}
-    for name in ('_global_forward_pre_hooks', '_global_forward_hooks', '_global_forward_hooks_always_called',
-                 '_global_backward_pre_hooks', '_global_backward_hooks', '_global_module_registration_hooks',
-                 '_global_parameter_registration_hooks', '_global_buffer_registration_hooks'):
-        hooks = vars(m).get(name)
-        if hooks is not None:
-            # Exact type, the dict's own length and the object itself: a dict subclass can
-            # report no entries while nn.Module still runs them (it tests truth, not len).
-            out['nn.Module ' + name.strip('_').replace('_', ' ')] = (
-                f'{type(hooks).__qualname__} of {dict.__len__(hooks)} @{id(hooks)}')
+    out = global_hooks()  # model_seal.hpp's kHookDescriptionCode, run first in this scope
     backends = torch.backends
     probes = [
         ('torch function modes', lambda: torch._C._len_torch_function_stack()),
@@ -185,6 +177,7 @@ std::string thread_name(long tid) {
 
 InterpreterSnapshot::InterpreterSnapshot() {
   scope_["__builtins__"] = py::module_::import("builtins");
+  py::exec(kHookDescriptionCode, scope_);
   py::exec(kSnapshotCode, scope_);
   native_threads_ = native_thread_ids();
 }

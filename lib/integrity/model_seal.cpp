@@ -5,29 +5,35 @@
 namespace py = pybind11;
 
 namespace kbench {
+
+const char* const kHookDescriptionCode = R"(
+import torch.nn.modules.module as _hooks_module
+
+_GLOBAL_HOOKS = ('_global_forward_pre_hooks', '_global_forward_hooks', '_global_forward_hooks_always_called',
+                 '_global_backward_pre_hooks', '_global_backward_hooks', '_global_module_registration_hooks',
+                 '_global_parameter_registration_hooks', '_global_buffer_registration_hooks')
+
+def describe_hooks(hooks):
+    if hooks is None:
+        return 'none'
+    return f'{type(hooks).__qualname__} of {dict.__len__(hooks)} @{id(hooks)}'
+
+def global_hooks():
+    return {'nn.Module.' + name: describe_hooks(vars(_hooks_module).get(name)) for name in _GLOBAL_HOOKS}
+)";
+
 namespace {
 
 // Read through each module's __dict__ and _modules and the types' own dictionaries, never
 // through nn.Module methods the candidate could have replaced. Values are strings, compared
 // for equality: ids stand for identity, the model is kept alive meanwhile.
+// Runs after kHookDescriptionCode, in the same scope.
 constexpr const char* kDescribeCode = R"(
-import torch.nn.modules.module as _module
-
-_GLOBAL = ('_global_forward_pre_hooks', '_global_forward_hooks', '_global_forward_hooks_always_called',
-           '_global_backward_pre_hooks', '_global_backward_hooks')
 _LOCAL = ('_forward_pre_hooks', '_forward_hooks', '_forward_hooks_always_called',
           '_backward_pre_hooks', '_backward_hooks')
-_Module = _module.Module
 # What a call of a module goes through, resolved on its class (a new Linear._call_impl shadows
 # Module's; _compiled_call_impl, None until compile(), is taken when set).
 _CALL_PATH = ('__call__', '_wrapped_call_impl', '_call_impl', '_compiled_call_impl', 'forward')
-
-def _hooks(hooks):
-    # Exact type, the dict's own length and the object itself: a dict subclass can report no
-    # entries while nn.Module still runs them (it tests truth, not len).
-    if hooks is None:
-        return 'none'
-    return f'{type(hooks).__qualname__} of {dict.__len__(hooks)} @{id(hooks)}'
 
 def _resolved(cls, name):
     for klass in type.__getattribute__(cls, '__mro__'):
@@ -37,9 +43,7 @@ def _resolved(cls, name):
     return 'none'
 
 def describe(model):
-    out = {}
-    for name in _GLOBAL:
-        out['nn.Module.' + name] = _hooks(vars(_module).get(name))
+    out = global_hooks()
     stack = [('Model', model)]
     seen = set()
     while stack:
@@ -55,7 +59,7 @@ def describe(model):
             if name in own:
                 out[f'{path}.{name} (instance)'] = f'@{id(own[name])}'
         for name in _LOCAL:
-            out[path + '.' + name] = _hooks(own.get(name))
+            out[path + '.' + name] = describe_hooks(own.get(name))
         for child_name, child in (own.get('_modules') or {}).items():
             if child is not None:
                 stack.append((path + '.' + child_name, child))
@@ -67,6 +71,7 @@ def describe(model):
 ModelSeal::ModelSeal(py::handle model) : model_(py::reinterpret_borrow<py::object>(model)) {
   py::dict scope;
   scope["__builtins__"] = py::module_::import("builtins");
+  py::exec(kHookDescriptionCode, scope);
   py::exec(kDescribeCode, scope);
   describe_ = scope["describe"];
   sealed_ = describe_(model_);

@@ -14,6 +14,12 @@
 
 namespace kbench {
 
+// Python defining `describe_hooks(hooks)` (a hook dict by exact type, its own length and
+// identity: a dict subclass can report no entries while nn.Module still runs them, as it tests
+// truth, not len) and `global_hooks()` (nn.Module's global hook dicts so described). The
+// interpreter snapshot runs it too, for its look at torch's global state.
+extern const char* const kHookDescriptionCode;
+
 class ModelSeal {
  public:
   // Describes `model` (every submodule, its hooks, its class's call path) and the global hooks, now.
