@@ -173,7 +173,7 @@ void add_run_command(CLI::App& app) {
       ->transform(CLI::IsMember({"auto", "on", "off"}))
       ->group("Execution");
   run->add_option("--keep-reference-drift", options->keep_reference_drift,
-                  "Kept baselines stand while the 95% CI of fresh/kept lies within 1 -/+ this (default 0.02); "
+                  "Kept baselines stand while the 95% CI of fresh/kept lies within 1 -/+ this (default 0.01); "
                   "beyond it the job runs the full protocol and the record is measured again")
       ->check(documented_range("--keep-reference-drift"))
       ->group("Execution");

@@ -92,7 +92,7 @@ void add_serve_command(CLI::App& app) {
       ->transform(CLI::IsMember({"on", "off"}))
       ->group("Execution");
   cmd->add_option("--keep-reference-drift", evaluator.keep_reference_drift,
-                  "Bound of the kept baselines' drift check (default 0.02)")
+                  "Bound of the kept baselines' drift check (default 0.01)")
       ->check(documented_range("--keep-reference-drift"))
       ->group("Execution");
   cmd->add_option("--device-memory-gb", evaluator.device_memory_gb,

@@ -78,7 +78,7 @@ struct SessionSetup {
   // Reference work kept across the session's jobs of one problem (exec/kept_reference_job.hpp,
   // docs/timing.md#kept-reference-work), in `<work_dir>/kept-reference/`; the drift check's bound.
   KeepReference keep_reference = KeepReference::automatic;
-  double keep_reference_drift = 0.02;
+  double keep_reference_drift = 0.01;
 };
 
 class RunSession {

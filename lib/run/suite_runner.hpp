@@ -44,7 +44,7 @@ struct SuiteRunOptions {
   std::optional<double> device_memory_gb;
   std::optional<std::string> prestart;  // "on" / "off"; default on with CUDA, off on the CPU
   // Reference work kept across jobs of one problem (docs/timing.md#kept-reference-work): "auto"
-  // (default: repeated problems on a GPU), "on", "off"; the drift check's bound (default 0.02).
+  // (default: repeated problems on a GPU), "on", "off"; the drift check's bound (default 0.01).
   std::optional<std::string> keep_reference;
   std::optional<double> keep_reference_drift;
   // Journal (default: next to results_file; none without one) and --resume.

@@ -105,7 +105,7 @@ class Evaluator:
     stated +-2% median CI; default: the suite's; docs/timing.md#presets); keep_reference: "auto"
     (default: on a GPU), "on" or "off", the baselines of a problem measured once by a trusted
     worker and drift-checked per request (docs/timing.md#kept-reference-work), keep_reference_drift
-    its bound (default 0.02); fill_reference: where reference work is kept, every problem's is
+    its bound (default 0.01); fill_reference: where reference work is kept, every problem's is
     measured in the background from the start, in worker slots no request waits for, so that first
     requests do not pay it (default True; docs/serve.md#reference-fill); device_memory_gb: the GiB of each device the memory ledger shares out
     among its workers, as `kbench run --device-memory-gb` (default: 95% of each GPU's, the CPU
