@@ -4,6 +4,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +14,10 @@
 
 namespace kbench {
 namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
 
 void flock_retrying(int fd, int operation) {
   while (flock(fd, operation) != 0 && errno == EINTR) {
@@ -53,8 +58,29 @@ void GpuLock::drain() const {
   if (drain_) drain_();
 }
 
+double GpuLock::held_shared_s() const {
+  const double open = mode_ == Mode::shared ? seconds_since(held_since_) : 0;
+  return held_shared_s_ + open;
+}
+
+double GpuLock::held_exclusive_s() const {
+  return held_exclusive_s_ + (mode_ == Mode::exclusive ? seconds_since(held_since_) : 0);
+}
+
+double GpuLock::longest_shared_s() const {
+  return std::max(longest_shared_s_, mode_ == Mode::shared ? seconds_since(held_since_) : 0.0);
+}
+
 void GpuLock::hold(Mode mode) {
   if (fd_ < 0 || mode == mode_) return;
+  // Counted up to the request, not the grant: waiting for the next mode is wait_s.
+  const double held = mode_ == Mode::none ? 0 : seconds_since(held_since_);
+  if (mode_ == Mode::shared) {
+    held_shared_s_ += held;
+    longest_shared_s_ = std::max(longest_shared_s_, held);
+  } else if (mode_ == Mode::exclusive) {
+    held_exclusive_s_ += held;
+  }
   // Letting the lock go (to none, or released to wait for exclusive) admits a timer: this
   // worker's queued kernels must be done first. A downgrade admits sharers only.
   if (mode_ != Mode::none && !(mode == Mode::shared && mode_ == Mode::exclusive)) drain();
@@ -73,7 +99,8 @@ void GpuLock::hold(Mode mode) {
     flock_retrying(fd_, LOCK_EX);
     if (gate_fd_ >= 0) flock_retrying(gate_fd_, LOCK_UN);
   }
-  wait_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  held_since_ = std::chrono::steady_clock::now();
+  wait_s_ += std::chrono::duration<double>(held_since_ - start).count();
   mode_ = mode;
 }
 

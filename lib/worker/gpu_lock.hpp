@@ -17,6 +17,7 @@
 // holders yield between the steps they control (yield_to_timer), and CPU-only work drops the
 // lock (GpuLockScope(Mode::none)). Every release first drains this worker's GPU work (the drain
 // hook), so none of it is still running when the timer starts.
+#include <chrono>
 #include <filesystem>
 #include <functional>
 
@@ -50,6 +51,11 @@ class GpuLock {
   [[nodiscard]] bool enabled() const { return fd_ >= 0; }
   [[nodiscard]] double wait_s() const { return wait_s_; }  // total time spent blocked
   [[nodiscard]] int yields() const { return yields_; }      // times yield_to_timer() let a timer in
+  // Time held in each mode, and the longest unbroken shared hold: a shared holder keeps every
+  // timer waiting, so a long one names the job a slow run queued behind (hold's caller can tell).
+  [[nodiscard]] double held_shared_s() const;
+  [[nodiscard]] double held_exclusive_s() const;
+  [[nodiscard]] double longest_shared_s() const;
 
  private:
   GpuLock();
@@ -60,6 +66,10 @@ class GpuLock {
   Mode mode_ = Mode::none;
   double wait_s_ = 0;
   int yields_ = 0;
+  std::chrono::steady_clock::time_point held_since_{};  // when mode_ was taken
+  double held_shared_s_ = 0;
+  double held_exclusive_s_ = 0;
+  double longest_shared_s_ = 0;
   std::function<void()> drain_;
 };
 

@@ -112,6 +112,9 @@ void report_gpu_lock(nlohmann::json& protocol) {
   protocol["gpu_lock_wait_s"] = lock.wait_s();
   protocol["gpu_lock_yields"] = lock.yields();
   protocol["gpu_lock_compile_releases"] = g_lock_drops;
+  protocol["gpu_lock_held_shared_s"] = lock.held_shared_s();
+  protocol["gpu_lock_held_exclusive_s"] = lock.held_exclusive_s();
+  protocol["gpu_lock_longest_shared_s"] = lock.longest_shared_s();
 }
 
 }  // namespace kbench

@@ -42,7 +42,8 @@ void install_inductor_wait_hook();
 // How many calls dropped the lock so far (both wrappers).
 int lock_drops();
 
-// protocol.gpu_lock_wait_s, gpu_lock_yields and gpu_lock_compile_releases (workers with a lock).
+// protocol.gpu_lock_wait_s, gpu_lock_yields, gpu_lock_compile_releases and the hold times
+// (gpu_lock_held_shared_s, gpu_lock_held_exclusive_s, gpu_lock_longest_shared_s; workers with a lock).
 void report_gpu_lock(nlohmann::json& protocol);
 
 }  // namespace kbench

@@ -176,6 +176,36 @@ TEST_CASE("dropping the lock for CPU-only work lets a timer in and takes shared 
   CHECK(drained == before + 1);
 }
 
+TEST_CASE("hold times: per mode, and the longest unbroken shared hold, waits excluded") {
+  test::TempDir dir;
+  const auto file = lock_with_gate(dir);
+  GpuLock worker(file), other(file);
+  worker.hold(Mode::shared);
+  std::this_thread::sleep_for(60ms);
+  worker.hold(Mode::none);
+  worker.hold(Mode::shared);
+  std::this_thread::sleep_for(20ms);
+  worker.hold(Mode::exclusive);
+  std::this_thread::sleep_for(30ms);
+  worker.hold(Mode::none);
+  other.hold(Mode::exclusive);  // worker now waits 250 ms for shared: a wait, not a hold
+  std::thread release([&] {
+    std::this_thread::sleep_for(250ms);
+    other.hold(Mode::none);
+  });
+  worker.hold(Mode::shared);
+  release.join();
+  worker.hold(Mode::none);
+  CHECK(worker.held_shared_s() >= 0.08);
+  // Upper bounds with room for a loaded CI host's sleeps; the wait alone would exceed them.
+  CHECK(worker.held_shared_s() < 0.25);
+  CHECK(worker.longest_shared_s() >= 0.06);
+  CHECK(worker.longest_shared_s() < 0.25);
+  CHECK(worker.held_exclusive_s() >= 0.03);
+  CHECK(worker.held_exclusive_s() < 0.25);
+  CHECK(worker.wait_s() >= 0.24);
+}
+
 TEST_CASE("the gate's name") {
   CHECK(gpu_lock_gate_file("/run/kbench-gpu-0.lock") == "/run/kbench-gpu-0.lock.gate");
 }
