@@ -75,7 +75,7 @@ void install_inductor_wait_hook() {
 
 int lock_drops() { return g_lock_drops; }
 
-void install_gpu_lock_hooks(const Device& device) {
+void install_gpu_lock_drain(const Device& device) {
   auto& lock = GpuLock::instance();
   if (!lock.enabled() || !device.is_cuda()) return;
   py::object torch_cuda = py::module_::import("torch").attr("cuda");
@@ -88,6 +88,12 @@ void install_gpu_lock_hooks(const Device& device) {
       // context runs any more, so there is nothing left to wait for.
     }
   });
+}
+
+void install_gpu_lock_hooks(const Device& device) {
+  if (!GpuLock::instance().enabled() || !device.is_cuda()) return;
+  install_gpu_lock_drain(device);
+  py::object torch_cuda = py::module_::import("torch").attr("cuda");
   const auto capturing = [torch_cuda] {
     try {
       return bool(py::bool_(torch_cuda.attr("is_current_stream_capturing")()));

@@ -20,6 +20,9 @@ namespace kbench {
 //   being captured (a synchronisation would break the capture), not from other threads than
 //   the worker's (GpuLock is not thread-safe; those compiles just keep the lock as held).
 void install_gpu_lock_hooks(const Device& device);
+// The drain alone (after `import torch`): for the judge, which compiles nothing and should not
+// pay triton's import.
+void install_gpu_lock_drain(const Device& device);
 
 // Replaces `module.name` by a wrapper that runs it with the lock dropped (GpuLockScope(none))
 // when the lock is held shared, the caller is the thread that installed it and `capturing()` is

@@ -315,13 +315,19 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       // The reference model and the layout as the reference worker built them (the digests
       // checked), then the reference once per committed call.
       context = std::make_unique<ProblemContext>(result.job);
-      if (result.job.device.is_cuda()) GpuLock::instance().hold(GpuLock::Mode::shared);
+      if (result.job.device.is_cuda()) {
+        install_gpu_lock_drain(result.job.device);  // a yield leaves none of its kernels running
+        GpuLock::instance().hold(GpuLock::Mode::shared);
+      }
       memory = &context->memory();  // under the GPU lock: it makes the CUDA context
       judge_memory = admit_judge(*memory, work);
       Trial& first = work.trials.front();
       context->rebuild(first, nullptr);
       fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
       fresh_expected = [&fresh, memory](long long seed) {
+        // One reference call per committed call (25 and more, seconds on big problems): between
+        // them a waiting timer goes first, as between any unit's steps (gpu_lock.hpp).
+        GpuLock::instance().yield_to_timer();
         try {
           return fresh->expected_outputs(seed);
         } catch (const Verdict& verdict) {
