@@ -357,7 +357,8 @@ JobResult run_job_held(const Job& planned, const std::filesystem::path& job_dir,
         if (start == 0 && attempt.schedule) start = attempt.schedule->start_unix_s;
         return attempt;
       },
-      [&](const std::filesystem::path& dir) { return source_verdict_in_worker(job, dir, job_dir, slot); });
+      [&](const std::filesystem::path& dir) { return source_verdict_in_worker(job, dir, job_dir, slot); },
+      hold);  // a pre-started job waits for its release before any trusted measurement
   JobResult out = result;
   // The job's interval spans all of its workers, the trusted one included.
   if (out.schedule && start > 0) out.schedule->start_unix_s = start;

@@ -35,8 +35,15 @@ using SourceCheck = std::function<std::optional<JobResult>(const std::filesystem
 // without one; every other result gets `kept_reference` (why not, when it was not kept). When
 // the key has no record yet, `source_check` (if given) runs first: a candidate its source
 // refuses is that result, and the record is left to the next job of the key.
+// `wait_turn`: a pre-started job's hold (run_job_held), empty for a job its slot runs now. A job
+// claimed ahead measures no record before its slot releases it (else it ran a trusted worker
+// beside the slot's job, outside the slot count and the memory grant, and took the key from the
+// job before it): when its key has no record it waits for its turn, the key's lock released, then
+// looks again. Called at most once; its attempts are then not held; false: cancelled (throws
+// Interrupted).
 JobResult run_with_kept_reference(const Job& job, const std::filesystem::path& job_dir, KeptReferenceStore& store,
-                                  const JobAttempt& attempt, const SourceCheck& source_check = {});
+                                  const JobAttempt& attempt, const SourceCheck& source_check = {},
+                                  const std::function<bool()>& wait_turn = {});
 
 // A reference fill (`kbench serve` at start, exec/job_queue.hpp): `job`'s key's record measured
 // now, by the same trusted worker and under the same key lock as step 1 above, so a job of the

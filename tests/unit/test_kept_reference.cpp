@@ -1,14 +1,21 @@
 // Kept reference work without a worker: the key and the record through their codec, the use in
-// a result, the drift decision, and the store (publication, copies, tampering, who uses it).
+// a result, the drift decision, the store (publication, copies, tampering, who uses it), and
+// run_with_kept_reference with stand-in workers (pre-started jobs, refreshes beside copies).
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <random>
+#include <thread>
 
 #include "cache/kept_reference_store.hpp"
 #include "catch.hpp"
+#include "exec/controller.hpp"
+#include "exec/kept_reference_job.hpp"
 #include "measure/baseline_drift.hpp"
 #include "model/codec.hpp"
 
@@ -69,6 +76,48 @@ std::string message_of(F f) {
   }
   return "";
 }
+
+Job cpu_job(const std::string& problem, const fs::path& problem_file) {
+  Job job;
+  job.problem_id = problem;
+  job.problem_file = problem_file;
+  job.candidate = "a.py";
+  job.device = cpu_device();
+  job.settings.baselines = {"eager"};
+  job.timing = resolve_timing(TimingConfig{}, DeviceKind::cpu);
+  return job;
+}
+
+// The trusted worker (`--reference-baselines`: writes `files` compile artefacts holding
+// `version`) and the job's worker (a short or full run whose eager sample matches the record's),
+// as run_with_kept_reference sees them through run_job_held.
+struct StandInWorkers {
+  std::atomic<int> trusted_runs{0};
+  std::atomic<int> version{1};
+  int files = 1;
+  bool trusted_fails = false;
+
+  JobResult operator()(const fs::path& dir, const std::vector<std::string>& args) {
+    JobResult result;
+    result.status = Status::ok;
+    result.wall_s = 0.5;
+    result.timings["eager"] = measurement(1.0, 10, 10, 0.001, 7);
+    if (!args.empty() && args.front() == "--reference-baselines") {
+      ++trusted_runs;
+      if (trusted_fails) {
+        result.status = Status::problem_error;
+        result.message = "the reference raised";
+        return result;
+      }
+      for (int i = 0; i < files; ++i)
+        write(dir / "cache" / "inductor" / fmt::format("k{:03d}", i / 20) / fmt::format("f{:03d}.so", i),
+              fmt::format("version {} file {}\n", version.load(), i) + std::string(2000, 'x'));
+      return result;
+    }
+    result.timings["candidate"] = measurement(0.5, 10, 10, 0.001, 8);
+    return result;
+  }
+};
 
 }  // namespace
 
@@ -228,5 +277,166 @@ TEST_CASE("the store serves repeated problems, copies verified artefacts and dro
   std::string dropped;
   CHECK_FALSE(store.find(key, &dropped));
   CHECK(contains(dropped, "changed on disk"));
+  fs::remove_all(dir);
+}
+
+// The H200 A/A run (3 copies per problem, 2 slots, pre-start 2): the job a slot claimed ahead ran
+// the key's trusted measurement in its pre-start thread, before the slot's own job of that key,
+// which waited for the lock; its result then read `refreshed` at uses 3 and looked like a second
+// measurement. A pre-started job now waits for its release before it measures anything.
+TEST_CASE("a pre-started job measures no record before its release; the job its slot runs does") {
+  const fs::path dir = fresh_dir("prestart");
+  write(dir / "p.py", "# problem\n");
+  KeptReferenceStore store(dir / "kept-reference", KeepReference::on, 0.5, [] { return nlohmann::json::object(); });
+  const Job job = cpu_job("p", dir / "p.py");
+  for (int i = 0; i < 3; ++i) store.expect(job);
+  StandInWorkers workers;
+
+  // run_job_held's contract: a held attempt's worker waits for the release, the slot's job has no hold.
+  std::promise<bool> release;
+  std::shared_future<bool> released = release.get_future().share();
+  std::promise<void> waiting;
+  auto turn = [&] {
+    waiting.set_value();
+    return released.get();
+  };
+  auto held_attempt = [&](const fs::path& d, const std::vector<std::string>& a, bool held) {
+    if (held) released.get();
+    return workers(d, a);
+  };
+  auto attempt = [&](const fs::path& d, const std::vector<std::string>& a, bool) { return workers(d, a); };
+
+  auto ahead = std::async(std::launch::async, [&] {
+    return run_with_kept_reference(job, dir / "job-0002", store, held_attempt, {}, turn);
+  });
+  // Destroyed before `ahead`: a failed REQUIRE releases the job instead of waiting on it forever.
+  struct ReleaseOnExit {
+    std::promise<bool>& gate;
+    bool done = false;
+    void operator()() {
+      if (!done) gate.set_value(true);
+      done = true;
+    }
+    ~ReleaseOnExit() { (*this)(); }
+  } release_ahead{release};
+  REQUIRE(waiting.get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+  CHECK(workers.trusted_runs == 0);  // nothing measured while held
+
+  const JobResult now = run_with_kept_reference(job, dir / "job-0000", store, attempt);
+  REQUIRE(now.kept_reference);
+  CHECK(now.kept_reference->refreshed);
+  CHECK(now.kept_reference->uses == 1);
+  CHECK(now.diagnostics["kept_reference"].value("refreshed_because", "") == "first use");
+  CHECK(workers.trusted_runs == 1);
+
+  release_ahead();
+  const JobResult later = ahead.get();
+  REQUIRE(later.kept_reference);
+  CHECK(later.kept_reference->kept);
+  CHECK_FALSE(later.kept_reference->refreshed);
+  CHECK(later.kept_reference->refresh_s == 0);
+  CHECK(later.kept_reference->uses == 2);
+  CHECK_FALSE(later.diagnostics["kept_reference"].contains("refreshed_because"));
+  CHECK(workers.trusted_runs == 1);
+  CHECK(fs::exists(dir / "job-0002" / "cache" / "inductor" / "k000" / "f000.so"));
+
+  // A record there already: a pre-started job goes straight to its held worker, as before.
+  std::promise<bool> unused;
+  auto never = [&] { return unused.get_future().get(); };
+  std::promise<bool> release_third;
+  std::shared_future<bool> third_released = release_third.get_future().share();
+  auto third_attempt = [&](const fs::path& d, const std::vector<std::string>& a, bool held) {
+    CHECK(held);
+    third_released.get();
+    return workers(d, a);
+  };
+  auto third = std::async(std::launch::async, [&] {
+    return run_with_kept_reference(job, dir / "job-0003", store, third_attempt, {}, never);
+  });
+  release_third.set_value(true);
+  CHECK(third.get().kept_reference->uses == 3);
+
+  // A record dropped for changed artefacts: the job that measures it again says why.
+  write(store.dir() / store.key_for(job).digest / "inductor" / "k000" / "f000.so", "poisoned");
+  const JobResult again = run_with_kept_reference(job, dir / "job-0004", store, attempt);
+  REQUIRE(again.kept_reference);
+  CHECK(again.kept_reference->refreshed);
+  CHECK(again.kept_reference->fallback.empty());
+  CHECK(contains(again.diagnostics["kept_reference"].value("refreshed_because", ""), "changed on disk"));
+  CHECK(workers.trusted_runs == 2);
+
+  // A failed trusted measurement: the full protocol, with both reasons.
+  write(store.dir() / store.key_for(job).digest / "inductor" / "k000" / "f000.so", "poisoned again");
+  workers.trusted_fails = true;
+  const JobResult full = run_with_kept_reference(job, dir / "job-0006", store, attempt);
+  REQUIRE(full.kept_reference);
+  CHECK(contains(full.kept_reference->fallback, "the reference raised"));
+  CHECK(contains(full.diagnostics["kept_reference"].value("refreshed_because", ""), "changed on disk"));
+  workers.trusted_fails = false;
+  CHECK(workers.trusted_runs == 3);
+
+  // A pre-started job cancelled before its release: nothing measured, Interrupted.
+  const Job other = cpu_job("q", dir / "p.py");
+  for (int i = 0; i < 2; ++i) store.expect(other);
+  CHECK_THROWS_AS(run_with_kept_reference(other, dir / "job-0005", store, held_attempt, {}, [] { return false; }),
+                  Interrupted);
+  CHECK(workers.trusted_runs == 3);
+  fs::remove_all(dir);
+}
+
+// A drift's refresh in one slot (store.publish: the key's folder replaced) beside a job of the key
+// in another that found the record and copied its artefacts outside the key's lock: the copy read
+// a folder being replaced (a mix: "changed on disk" and the full protocol, or a filesystem_error
+// that ended the run). Copies are made under the key's lock now.
+TEST_CASE("a job's copy of the artefacts never meets a refresh of its key in another slot") {
+  const fs::path dir = fresh_dir("refresh-race");
+  write(dir / "p.py", "# problem\n");
+  KeptReferenceStore store(dir / "kept-reference", KeepReference::on, 0.5, [] { return nlohmann::json::object(); });
+  const Job job = cpu_job("p", dir / "p.py");
+  store.expect(job);
+  store.expect(job);
+  StandInWorkers workers;
+  workers.files = 120;
+  auto attempt = [&](const fs::path& d, const std::vector<std::string>& a, bool) { return workers(d, a); };
+  const auto key = store.key_for(job);
+
+  // The other slot: records measured again and again, under the key's lock as run_full_after_drift does.
+  std::atomic<bool> stop{false};
+  std::atomic<int> refreshes{0};
+  std::thread refresher([&] {
+    while (!stop) {
+      auto lock = store.lock(key.digest);
+      const fs::path trusted = store.trusted_dir(key.digest);
+      ++workers.version;
+      JobResult measured = workers(trusted, {"--reference-baselines"});
+      KeptReference record;
+      record.key = key;
+      record.baselines = measured.timings;
+      record.reason = "drift";
+      store.publish(record, trusted);
+      lock.unlock();
+      fs::remove_all(trusted);
+      ++refreshes;
+      std::this_thread::yield();
+    }
+  });
+  int fell_back = 0;
+  std::string failure;
+  for (int i = 0; i < 150 && failure.empty(); ++i) {
+    const fs::path job_dir = dir / fmt::format("job-{:04d}", i);
+    try {
+      const JobResult result = run_with_kept_reference(job, job_dir, store, attempt);
+      if (!result.kept_reference || !result.kept_reference->fallback.empty()) ++fell_back;
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    fs::remove_all(job_dir);
+  }
+  stop = true;
+  refresher.join();
+  INFO(failure);
+  CHECK(failure.empty());
+  CHECK(fell_back == 0);
+  CHECK(refreshes > 0);
   fs::remove_all(dir);
 }
