@@ -23,13 +23,20 @@ def _targets():
     """(owner, namespace, sealed): sealed namespaces also count attributes added since."""
     names = ['torch', 'torch.nn.functional', 'torch.cuda', 'torch.linalg', 'torch.fft',
              'torch.special', 'torch.autograd', 'torch.backends.cudnn', 'torch._C', 'torch._C._nn',
-             'torch.cuda.graphs', 'torch.utils._device', 'time', 'builtins', 'gc', 'threading', 'numpy']
+             'torch.cuda.graphs', 'torch.utils._device', 'time', 'builtins', 'gc', 'threading', 'numpy',
+             # What torch.manual_seed calls as the harness builds each input set (a spy there
+             # learns every fresh seed and computes the output before the call), what torch.einsum
+             # and Tensor's Python methods call, read through their modules' globals.
+             'torch.cuda.random', 'torch.mps', 'torch.xpu', 'torch.mtia']
+    # Sealed too: a name added there shadows a builtin or replaces _VF's forwarding.
+    sealed_names = ['torch.random', 'torch._VF', 'torch.functional', 'torch._tensor']
     out = []
-    for name in names:
-        try:
-            out.append((name, vars(importlib.import_module(name)), False))
-        except Exception:
-            pass
+    for group, is_sealed in ((names, False), (sealed_names, True)):
+        for name in group:
+            try:
+                out.append((name, vars(importlib.import_module(name)), is_sealed))
+            except Exception:
+                pass
     # torch.nn's modules (nn.Linear's forward reads torch.nn.modules.linear.F: a proxy put there
     # slows the reference), sealed.
     for name in sorted(n for n in list(sys.modules) if n.startswith('torch.nn.modules.')):
@@ -104,6 +111,19 @@ def _thread_names(idents):
             for t in threading.enumerate()
             if t.ident not in idents and t.is_alive() and not _library_thread(t)]
 
+def _aten_kernels():
+    """'op key: where' of every non-Meta kernel of an aten operator registered outside torch's
+    C++ files, or overridden (inactive) (~50 ms)."""
+    out = []
+    for name in torch._C._dispatch_get_all_op_names():
+        if name.startswith('aten::'):
+            for line in torch._C._dispatch_dump(name).splitlines():
+                key, _, where = line.partition(': registered at ')
+                if where and not key.startswith(('Meta', 'debug')) and (
+                        not where.startswith('/pytorch/') or key.endswith('(inactive)')):
+                    out.append(name + ' ' + key + ': ' + where.split(' :: ')[0])
+    return sorted(out)
+
 # Global state that changes what the reference and the baselines run in this process without
 # replacing any function: nn.Module's global hooks (a pre-hook that slows the reference, a hook
 # that rewrites its outputs), torch function and dispatch modes (which see every input built),
@@ -114,11 +134,17 @@ def _state():
     backends = torch.backends
     probes = [
         ('torch function modes', lambda: torch._C._len_torch_function_stack()),
-        # Python kernels registered for aten operators (a slow CPU clamp for the reference): torch
-        # registers only Meta kernels there by itself, Inductor only prims.
-        ('torch.library aten kernels', lambda: sorted(k for k in torch.library._impls
-                                                      if k.startswith('aten/') and not k.endswith('/Meta'))),
+        # Kernels registered for aten operators since (a slow Python CPU clamp for the reference),
+        # read from the dispatcher itself: torch.library._impls is a Python set a candidate can
+        # edit, and torch._C._dispatch_library registers without it (red-teaming, 3rd pass).
+        # Torch registers only Meta kernels there by itself, Inductor only prims.
+        ('aten kernels', _aten_kernels),
         ('torch dispatch modes', lambda: torch._C._len_torch_dispatch_stack()),
+        # The dispatcher's thread-local key sets (torch._C._EnablePythonDispatcher() sends every
+        # op through Python) and the profiler's per-op callbacks: both slow every reference op.
+        ('dispatch TLS include set', torch._C._dispatch_tls_local_include_set),
+        ('dispatch TLS exclude set', torch._C._dispatch_tls_local_exclude_set),
+        ('profiler enabled', torch._C._autograd._profiler_enabled),
         ('torch.is_grad_enabled()', torch.is_grad_enabled),
         ('torch.is_inference_mode_enabled()', torch.is_inference_mode_enabled),
         ('torch.is_anomaly_enabled()', torch.is_anomaly_enabled),
@@ -139,6 +165,18 @@ def _state():
         ('torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction',
          lambda: backends.cuda.matmul.allow_bf16_reduced_precision_reduction),
         ('torch.backends.mkldnn.enabled', lambda: backends.mkldnn.enabled),
+        # Kernel choices of the reference's ops, also on the CPU (flash SDPA off: its math path).
+        ('torch.backends.cuda sdp', lambda: (backends.cuda.flash_sdp_enabled(), backends.cuda.mem_efficient_sdp_enabled(),
+                                             backends.cuda.math_sdp_enabled(), backends.cuda.cudnn_sdp_enabled(),
+                                             backends.cuda.fp16_bf16_reduction_math_sdp_allowed())),
+        ('torch.backends.mha.get_fastpath_enabled()', lambda: backends.mha.get_fastpath_enabled()),
+        ('torch.backends.opt_einsum', lambda: (backends.opt_einsum.enabled, backends.opt_einsum.strategy)),
+        ('torch.backends.mkldnn.deterministic', lambda: backends.mkldnn.deterministic),
+        ('torch.backends.cuda.preferred_linalg_library()', lambda: backends.cuda.preferred_linalg_library()),
+        ('fp32 precisions', lambda: (backends.fp32_precision, backends.mkldnn.matmul.fp32_precision,
+                                     backends.mkldnn.conv.fp32_precision, backends.mkldnn.rnn.fp32_precision,
+                                     backends.cuda.matmul.fp32_precision, backends.cudnn.conv.fp32_precision)),
+        ('cpu fp16 reduced precision', torch._C._get_cpu_allow_fp16_reduced_precision_reduction),
     ]
     for name, probe in probes:
         try:
