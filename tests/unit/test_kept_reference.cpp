@@ -14,6 +14,7 @@
 
 #include "cache/kept_reference_store.hpp"
 #include "catch.hpp"
+#include "cpu_job.hpp"
 #include "exec/controller.hpp"
 #include "exec/kept_reference_job.hpp"
 #include "measure/baseline_drift.hpp"
@@ -77,16 +78,6 @@ std::string message_of(F f) {
   return "";
 }
 
-Job cpu_job(const std::string& problem, const fs::path& problem_file) {
-  Job job;
-  job.problem_id = problem;
-  job.problem_file = problem_file;
-  job.candidate = "a.py";
-  job.device = cpu_device();
-  job.settings.baselines = {"eager"};
-  job.timing = resolve_timing(TimingConfig{}, DeviceKind::cpu);
-  return job;
-}
 
 // The trusted worker (`--reference-baselines`: writes `files` compile artefacts holding
 // `version`) and the job's worker (a short or full run whose eager sample matches the record's),
@@ -288,7 +279,7 @@ TEST_CASE("a pre-started job measures no record before its release; the job its 
   const fs::path dir = fresh_dir("prestart");
   write(dir / "p.py", "# problem\n");
   KeptReferenceStore store(dir / "kept-reference", KeepReference::on, 0.5, [] { return nlohmann::json::object(); });
-  const Job job = cpu_job("p", dir / "p.py");
+  const Job job = test::cpu_job("p", dir / "p.py");
   for (int i = 0; i < 3; ++i) store.expect(job);
   StandInWorkers workers;
 
@@ -376,7 +367,7 @@ TEST_CASE("a pre-started job measures no record before its release; the job its 
   CHECK(workers.trusted_runs == 3);
 
   // A pre-started job cancelled before its release: nothing measured, Interrupted.
-  const Job other = cpu_job("q", dir / "p.py");
+  const Job other = test::cpu_job("q", dir / "p.py");
   for (int i = 0; i < 2; ++i) store.expect(other);
   CHECK_THROWS_AS(run_with_kept_reference(other, dir / "job-0005", store, held_attempt, {}, [] { return false; }),
                   Interrupted);
@@ -392,7 +383,7 @@ TEST_CASE("a job's copy of the artefacts never meets a refresh of its key in ano
   const fs::path dir = fresh_dir("refresh-race");
   write(dir / "p.py", "# problem\n");
   KeptReferenceStore store(dir / "kept-reference", KeepReference::on, 0.5, [] { return nlohmann::json::object(); });
-  const Job job = cpu_job("p", dir / "p.py");
+  const Job job = test::cpu_job("p", dir / "p.py");
   store.expect(job);
   store.expect(job);
   StandInWorkers workers;

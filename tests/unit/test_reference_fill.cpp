@@ -15,6 +15,7 @@
 #include "temp_dir.hpp"
 #include "cache/kept_reference_store.hpp"
 #include "catch.hpp"
+#include "cpu_job.hpp"
 #include "exec/controller.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/job_queue.hpp"
@@ -25,17 +26,6 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
-
-Job cpu_job(const std::string& problem, const fs::path& problem_file) {
-  Job job;
-  job.problem_id = problem;
-  job.problem_file = problem_file;
-  job.candidate = "(reference fill)";
-  job.device = cpu_device();
-  job.settings.baselines = {"eager"};
-  job.timing = resolve_timing(TimingConfig{}, DeviceKind::cpu);
-  return job;
-}
 
 Measurement eager(double median_ms) {
   Measurement m;
@@ -109,7 +99,7 @@ TEST_CASE("a fill measures the record once; a job of its key that comes meanwhil
   const fs::path dir = scratch.path();
   std::ofstream(dir / "p.py") << "# problem\n";
   KeptReferenceStore store(dir / "kept-reference", KeepReference::on, 0.5, [] { return nlohmann::json::object(); });
-  const Job job = cpu_job("p", dir / "p.py");
+  const Job job = test::cpu_job("p", dir / "p.py", "(reference fill)");
   store.expect(job);
   store.expect(job);  // what RunSession::push_reference_fill says: the problem repeats
 
@@ -156,7 +146,7 @@ TEST_CASE("a fill whose reference fails, or whose problem cannot be read, is a p
   StandInWorkers workers;
   workers.trusted_status = Status::problem_error;
   auto attempt = [&](const fs::path& d, const std::vector<std::string>& a, bool h) { return workers(d, a, h); };
-  Job job = cpu_job("p", dir / "p.py");
+  Job job = test::cpu_job("p", dir / "p.py", "(reference fill)");
   store.expect(job);
   store.expect(job);
   const JobResult failed = fill_kept_reference(job, store, attempt);
@@ -164,7 +154,7 @@ TEST_CASE("a fill whose reference fails, or whose problem cannot be read, is a p
   CHECK(failed.message.find("the reference raised") != std::string::npos);
   CHECK_FALSE(store.find(store.key_for(job)));
 
-  Job missing = cpu_job("gone", dir / "gone.py");
+  Job missing = test::cpu_job("gone", dir / "gone.py", "(reference fill)");
   store.expect(missing);
   store.expect(missing);
   JobResult unreadable;
@@ -172,7 +162,7 @@ TEST_CASE("a fill whose reference fails, or whose problem cannot be read, is a p
   CHECK(unreadable.status == Status::problem_error);
   CHECK(unreadable.message.find("gone.py") != std::string::npos);
 
-  Job single = cpu_job("once", dir / "p.py");  // never said to repeat: the store is not for it
+  Job single = test::cpu_job("once", dir / "p.py", "(reference fill)");  // never said to repeat: the store is not for it
   store.expect(single);
   const JobResult off = fill_kept_reference(single, store, attempt);
   CHECK(off.status == Status::problem_error);
