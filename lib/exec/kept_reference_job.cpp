@@ -88,7 +88,7 @@ JobResult run_full_after_drift(const std::filesystem::path& job_dir, const KeptR
   full.wall_s += first.wall_s + refresh_s;
   full.diagnostics["kept_reference"] = {{"first_attempt", {{"status", to_string(first.status)}, {"wall_s", first.wall_s}}}};
   note_refresh_reason(full, first_reason);
-  note_refresh_reason(full, measured ? reason : "");
+  if (measured) note_refresh_reason(full, reason);
   use.fallback = reason;
   full.kept_reference = use;
   return full;

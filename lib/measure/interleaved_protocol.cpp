@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/seconds_since.hpp"
 #include "measure/confidence.hpp"
 #include "measure/sample_stats.hpp"
 
@@ -12,10 +13,6 @@ namespace kbench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The timed calls of one sample, per the mode.
 TimedSample time_calls(Timer& timer, const ProtocolVariant& variant, int input_set, TimingMode mode,

@@ -10,14 +10,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/seconds_since.hpp"
 #include "device/gpu_lock_name.hpp"
 
 namespace kbench {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
 
 void flock_retrying(int fd, int operation) {
   while (flock(fd, operation) != 0 && errno == EINTR) {
@@ -59,8 +56,7 @@ void GpuLock::drain() const {
 }
 
 double GpuLock::held_shared_s() const {
-  const double open = mode_ == Mode::shared ? seconds_since(held_since_) : 0;
-  return held_shared_s_ + open;
+  return held_shared_s_ + (mode_ == Mode::shared ? seconds_since(held_since_) : 0);
 }
 
 double GpuLock::held_exclusive_s() const {

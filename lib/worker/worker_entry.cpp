@@ -14,6 +14,7 @@
 
 #include "core/hmac_sha256.hpp"
 #include "core/error.hpp"
+#include "core/seconds_since.hpp"
 #include "exec/result_channel.hpp"
 #include "integrity/integrity_monitor.hpp"
 #include "integrity/kernel_share.hpp"
@@ -75,10 +76,6 @@ constexpr int kForkedChildExit = 4;
   const bool written = write_all(g_result_fd, encode_result_frame(message.dump(), g_key));
   close(g_result_fd);
   _exit(written ? 0 : 1);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // The heavy imports, timed apart from the evaluation: that split is how the controller tells
