@@ -167,12 +167,15 @@ inline double metric(const std::string& text, const std::string& sample) {
   return std::stod(text.substr(at + sample.size() + 2));
 }
 
-// The lines of a JSON-lines file (kbench serve --results): one object per evaluation.
+// The complete lines of a JSON-lines file (kbench serve --results): one object per evaluation.
+// The server may be appending while a test reads, so a last line without its newline is still
+// being written and is left out, not parsed half-way.
 inline std::vector<json> log_lines(const std::filesystem::path& file) {
   std::vector<json> lines;
-  std::istringstream in(kbench::test::read_text(file));
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(json::parse(line));
+  const std::string text = kbench::test::read_text(file);
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+    lines.push_back(json::parse(text.substr(start, end - start)));
   return lines;
 }
 
