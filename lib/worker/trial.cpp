@@ -3,7 +3,9 @@
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 
+#include <mutex>
 #include <optional>
+#include <vector>
 
 #include "integrity/tensor_guard.hpp"
 #include "worker/phase_clock.hpp"
@@ -45,9 +47,21 @@ py::object TrialBuilder::with_device(const py::object& fn) const {
   return out;
 }
 
+void TrialBuilder::seed_generators(int seed) const {
+  std::vector<at::Device> devices = {at::Device(at::kCPU)};
+  const at::Device device(py::str(device_).cast<std::string>());
+  if (!device.is_cpu()) devices.push_back(device);
+  for (const at::Device& each : devices) {
+    at::Generator generator = at::globalContext().defaultGenerator(each);
+    // See ATen's note "Acquire lock when using random generators".
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_current_seed(static_cast<uint64_t>(seed));
+  }
+}
+
 py::object TrialBuilder::build_model(py::handle cls, int seed) const {
   PhaseStep step("build_model");
-  torch_.attr("manual_seed")(seed);
+  seed_generators(seed);
   py::object model = with_device(py::cpp_function([&] {
     py::list init = problem_.attr("get_init_inputs")();
     return cls(*init);
@@ -57,7 +71,7 @@ py::object TrialBuilder::build_model(py::handle cls, int seed) const {
 
 py::list TrialBuilder::build_inputs(int seed) const {
   PhaseStep step("build_inputs");
-  torch_.attr("manual_seed")(seed + 1);
+  seed_generators(seed + 1);
   py::list raw = with_device(problem_.attr("get_inputs"));
   py::list inputs;
   for (auto item : raw) {
@@ -74,7 +88,7 @@ py::list TrialBuilder::build_inputs(int seed) const {
 
 py::list TrialBuilder::build_alt_inputs(int seed) const {
   if (py::hasattr(problem_, "get_inputs_alt")) {
-    torch_.attr("manual_seed")(seed + 1);
+    seed_generators(seed + 1);
     py::list raw = with_device(problem_.attr("get_inputs_alt"));
     py::list inputs;
     for (auto item : raw) {
@@ -88,7 +102,7 @@ py::list TrialBuilder::build_alt_inputs(int seed) const {
     return inputs;
   }
   py::list base = build_inputs(seed);
-  torch_.attr("manual_seed")(seed + 2);
+  seed_generators(seed + 2);
   py::list inputs;
   for (auto item : base) {
     if (!is_tensor(item) || !py::bool_(item.attr("is_floating_point")())) {

@@ -74,6 +74,10 @@ class TrialBuilder {
 
  private:
   pybind11::object with_device(const pybind11::object& fn) const;
+  // Seeds the CPU generator and the device's, as torch.manual_seed does, from C++: the Python
+  // function and everything it calls are the candidate's to patch (a spy there learns each
+  // fresh seed), the generators are not.
+  void seed_generators(int seed) const;
   pybind11::module_ torch_;
   pybind11::object device_;
   pybind11::object dtype_;
