@@ -25,7 +25,18 @@ mkdir -p "$OUTDIR"
 export PYTHONUNBUFFERED=1
 status=0
 STAGES=",${KBENCH_DEVICE_STAGES:-tests,smoke,timing,integrity,faults,overhead,bench},"
-want() { [[ "$STAGES" == *",$1,"* ]]; }
+# KBENCH_DEVICE_DEADLINE_S=S: no stage starts once S seconds of this script have passed (a stage
+# already running keeps its own limits). With the device tool's 600 s per call, a call that runs
+# past it brings nothing back, so give the call e.g. 480 here and wrap it in `timeout -s INT`
+# under the limit, then pack OUTDIR: what finished comes back, journals included.
+want() {
+  [[ "$STAGES" == *",$1,"* ]] || return 1
+  if [ -n "${KBENCH_DEVICE_DEADLINE_S:-}" ] && [ "$SECONDS" -ge "$KBENCH_DEVICE_DEADLINE_S" ]; then
+    printf '\n=== %s: not started, KBENCH_DEVICE_DEADLINE_S=%s reached at %s s\n' "$1" "$KBENCH_DEVICE_DEADLINE_S" "$SECONDS"
+    status=1
+    return 1
+  fi
+}
 # run_limits NAME: the deadline and journal options for one stage's `kbench run` (see above).
 run_limits() {
   local limits=()
