@@ -54,9 +54,9 @@ def _targets():
     # torch.nn.utils.rnn), and any of them is writable through an alias. The compile stack is
     # left out: it rebinds its own globals as it compiles, and a slowed Inductor baseline is
     # baseline_cross_check's on CUDA.
-    listed = set(names) | set(sealed_names)
+    listed = {owner for owner, _, _ in out}
     for name in sorted(n for n in list(sys.modules) if n.startswith('torch.')):
-        if name not in listed and not name.startswith(_COMPILE_STACK) and not name.startswith('torch.nn.modules.'):
+        if name not in listed and not name.startswith(_COMPILE_STACK):
             module = sys.modules.get(name)
             if isinstance(module, types.ModuleType):
                 out.append((name, vars(module), False))
@@ -94,11 +94,18 @@ def _watched(value, everything):
 def _same(a, b):
     return a is b or (type(a) is type(b) and type(a) in _SIMPLE and a == b)
 
+def _quiet(read):
+    """Deprecated torch names warn when inspected: reading them is not the candidate's doing."""
+    def quietly(*args):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            return read(*args)
+    return quietly
+
+@_quiet
 def _take():
-    with warnings.catch_warnings():  # deprecated torch names warn when inspected
-        warnings.simplefilter('ignore')
-        return {(owner, attr): value for owner, space, _ in _targets()
-                for attr, value in list(space.items()) if _watched(value, owner == 'kbench_problem')}
+    return {(owner, attr): value for owner, space, _ in _targets()
+            for attr, value in list(space.items()) if _watched(value, owner == 'kbench_problem')}
 
 def _submodule(value, attr):
     """A module bound under its own last name: what an import of a submodule adds to its parent.
@@ -108,12 +115,8 @@ def _submodule(value, attr):
 def _keys():
     return {owner: set(space) for owner, space, sealed in _targets() if sealed}
 
+@_quiet
 def _patched(before, keys):
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        return _patched_names(before, keys)
-
-def _patched_names(before, keys):
     now = {owner: space for owner, space, _ in _targets()}
     changed = []
     for (owner, attr), value in before.items():
