@@ -2,7 +2,9 @@
 check (issue #5). Reads kbench results files (run with the default `--checks strict`) and prints
 one row per candidate: status, check level, the checks' cost, the custom-kernel share of GPU time,
 the job's wall time, how much of it waited for the GPU lock and its longest unbroken shared hold of
-the lock (what other jobs' timers waited behind), and any review flags. Candidates named *_wrong.py are the shipped wrong answers: they must be
+the lock (what other jobs' timers waited behind), and any review flags; under a row that waited a
+second or more, what it waited on (protocol.gpu_lock_waited_on: the holder named by the controller).
+Candidates named *_wrong.py are the shipped wrong answers: they must be
 `mismatch`, never `rejected`. Exit status 1 when any candidate got another verdict.
 
 Usage: python3 benchmarks/integrity/false_positives.py RESULTS.json [RESULTS.json ...]
@@ -35,12 +37,16 @@ def main(paths):
                          "-" if cost is None else f"{cost:.2f} s",
                          "-" if share is None else f"{share:.0%}", ",".join(d.get("flags", [])) or "-",
                          f'{r.get("wall_s", 0):.0f} s', "-" if lock is None else f"{lock:.0f} s",
-                         "-" if hold is None else f"{hold:.0f} s"))
+                         "-" if hold is None else f"{hold:.0f} s",
+                         (r.get("protocol") or {}).get("gpu_lock_waited_on") or {}))
             if r["status"] != expected(r["candidate"]):
                 bad.append(f'{name}: {r["status"]} (want {expected(r["candidate"])}): {r["message"][:200]}')
     print(f"{'candidate':52} {'status':9} {'checks':8} {'cost':>8} {'share':>6} {'wall':>6} {'lock':>6} {'hold':>6}  flags")
     for row in rows:
         print(f"{row[0]:52.52} {row[1]:9} {row[2]:8} {row[3]:>8} {row[4]:>6} {row[6]:>6} {row[7]:>6} {row[8]:>6}  {row[5]}")
+        waited_on = [f"{holder} {seconds:.0f} s" for holder, seconds in row[9].items() if seconds >= 1]
+        if waited_on:
+            print(f"    waited on: {'; '.join(waited_on)}")
     if costs:
         print(f"check cost per candidate on {device}: median {statistics.median(costs):.2f} s, "
               f"max {max(costs):.2f} s ({len(costs)} candidates)")

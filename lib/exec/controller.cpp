@@ -26,6 +26,7 @@
 #include "exec/kept_reference_job.hpp"
 #include "exec/job_queue.hpp"
 #include "exec/memory_ledger.hpp"
+#include "exec/lock_blame.hpp"
 #include "exec/lock_wait.hpp"
 #include "exec/prestarted_job.hpp"
 #include "exec/result_channel.hpp"
@@ -226,7 +227,8 @@ namespace {
 // environment and the slot's GPU lock: the same for evaluations and `kbench validate`. `cache`
 // is the extension cache the worker was given (none: `cache_off` says why).
 WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, const WorkerSlot& slot,
-                        std::optional<ExtensionCache>& cache, std::string& cache_off) {
+                        std::optional<ExtensionCache>& cache, std::string& cache_off,
+                        const std::shared_ptr<LockBlame>& blame = nullptr) {
   std::filesystem::create_directories(job_dir);
   const auto job_file = job_dir / "job.json";
   std::ofstream(job_file) << to_json(job).dump(2);
@@ -255,10 +257,13 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
     std::ofstream(gpu_lock_gate_file(slot.gpu_lock), std::ios::app).close();
   }
   launch.gpu_lock = slot.gpu_lock;
+  launch.holder_name = job.problem_id + "/" + job.candidate;
   if (!slot.gpu_lock.empty())
-    launch.waiting = [lock = slot.gpu_lock](const std::vector<pid_t>& pids) {
+    launch.waiting = [lock = slot.gpu_lock, blame](const std::vector<pid_t>& pids) {
       // Waiting at the gate (behind another worker's timing) is waiting for the lock too.
-      return blocked_on_lock(pids, lock) || blocked_on_lock(pids, gpu_lock_gate_file(lock));
+      const bool blocked = blocked_on_lock(pids, lock) || blocked_on_lock(pids, gpu_lock_gate_file(lock));
+      if (blame) blame->poll(blocked, pids);
+      return blocked;
     };
   return launch;
 }
@@ -275,11 +280,15 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
   std::optional<ExtensionCache> cache;
   std::string cache_off;
   double start = unix_now();
+  // What the job's processes waited on for the GPU lock (all of them: placed apart, three).
+  const auto blame = slot.gpu_lock.empty()
+                         ? nullptr
+                         : std::make_shared<LockBlame>(slot.gpu_lock, gpu_lock_gate_file(slot.gpu_lock));
   // Holding a pre-started worker applies to the first process of the job.
   bool first_launch = true;
   const auto launch_in = [&](const std::filesystem::path& dir) {
     std::optional<ExtensionCache> other;
-    WorkerLaunch launch = job_launch(job, dir, slot, dir == job_dir ? cache : other, cache_off);
+    WorkerLaunch launch = job_launch(job, dir, slot, dir == job_dir ? cache : other, cache_off, blame);
     // Every process of the job reads the one grant the ledger wrote in the job dir (run_jobs).
     launch.env["KBENCH_MEMORY_GRANT"] = std::filesystem::absolute(memory_grant_file(grant_dir)).string();
     launch.args.insert(launch.args.end(), worker_args.begin(), worker_args.end());
@@ -311,6 +320,9 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
     if (!published.empty()) result.diagnostics["extension_cache"] = published;
   } else if (result.diagnostics.contains("extension_build")) {
     result.diagnostics["extension_cache"] = {{"off", cache_off}};
+  }
+  if (blame) {
+    if (auto waited_on = blame->json(); !waited_on.is_null()) result.protocol["gpu_lock_waited_on"] = waited_on;
   }
   result.schedule = ScheduleInfo{0, job.device, start, unix_now()};
   return result;

@@ -19,6 +19,7 @@
 
 #include "exec/background_reaper.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/lock_blame.hpp"
 #include "exec/output_capture.hpp"
 #include "exec/process_tree.hpp"
 #include "exec/result_channel.hpp"
@@ -242,6 +243,8 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
   if (launch.witness_seeds.empty() && !launch.reveal_calls) close_witness();
   // Registered before any hold: another slot's sweep must not take a held worker for an orphan.
   auto tree = std::make_unique<ProcessTree>(pid, std::move(registry));
+  std::optional<NamedLockHolder> named;
+  if (!launch.holder_name.empty()) named.emplace(pid, launch.holder_name);
   // The worker reads its key after its imports and before any candidate code runs, so holding
   // the key back is what holds a pre-started worker.
   const bool released = !launch.hold_until || launch.hold_until();

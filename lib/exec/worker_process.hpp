@@ -41,6 +41,9 @@ struct WorkerLaunch {
   // for a lock another job holds (the per-GPU lock). That time does not count against the
   // limits, up to timeout_s in total.
   std::function<bool(const std::vector<pid_t>&)> waiting;
+  // The worker's name while it runs ("problem/candidate"), for the lock holders that other jobs'
+  // waits are charged to (exec/lock_blame.hpp); empty: not named.
+  std::string holder_name;
   // Pre-started workers: when set, the worker starts at once but waits after its imports (Python,
   // torch, triton) until this returns; it is called on the thread that runs the worker and may
   // block. true releases the worker, false cancels it (outcome.interrupted). The limits and

@@ -1,0 +1,74 @@
+#include "exec/lock_blame.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include "exec/lock_wait.hpp"
+
+namespace kbench {
+
+LockHolderNames& LockHolderNames::instance() {
+  static LockHolderNames names;
+  return names;
+}
+
+void LockHolderNames::add(pid_t pid, std::string name) {
+  const std::lock_guard guard(mutex_);
+  names_[pid] = std::move(name);
+}
+
+void LockHolderNames::remove(pid_t pid) {
+  const std::lock_guard guard(mutex_);
+  const auto found = names_.find(pid);
+  if (found == names_.end()) return;
+  ended_.emplace_back(pid, std::move(found->second));
+  if (ended_.size() > kEnded) ended_.pop_front();
+  names_.erase(found);
+}
+
+std::string LockHolderNames::name_of(pid_t pid) const {
+  if (pid == getpid()) return "kbench (an exiting worker's teardown)";
+  const std::lock_guard guard(mutex_);
+  const auto found = names_.find(pid);
+  if (found != names_.end()) return found->second;
+  for (auto ended = ended_.rbegin(); ended != ended_.rend(); ++ended)
+    if (ended->first == pid) return ended->second + " (exiting)";
+  return "pid " + std::to_string(pid);
+}
+
+LockBlame::LockBlame(std::filesystem::path lock, std::filesystem::path gate)
+    : lock_(std::move(lock)), gate_(std::move(gate)) {}
+
+void LockBlame::poll(bool blocked, const std::vector<pid_t>& own) {
+  const auto now = std::chrono::steady_clock::now();
+  const std::lock_guard guard(mutex_);
+  const auto since = last_;
+  last_ = blocked ? std::optional(now) : std::nullopt;
+  if (!blocked || !since) return;
+  const double seconds = std::chrono::duration<double>(now - *since).count();
+  auto charge = [&](const std::filesystem::path& file, const char* queued) {
+    bool charged = false;
+    for (const auto& holder : flock_holders(file)) {
+      if (std::find(own.begin(), own.end(), holder.pid) != own.end()) continue;
+      const char* mode = queued ? queued : holder.exclusive ? "exclusive" : "shared";
+      seconds_[LockHolderNames::instance().name_of(holder.pid) + " (" + mode + ")"] += seconds;
+      charged = true;
+    }
+    return charged;
+  };
+  if (!charge(lock_, nullptr)) charge(gate_, "queued to time");
+}
+
+nlohmann::json LockBlame::json(std::size_t top) const {
+  const std::lock_guard guard(mutex_);
+  std::vector<std::pair<std::string, double>> order(seconds_.begin(), seconds_.end());
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, seconds] : order) {
+    if (out.size() >= top || seconds < 0.1) break;
+    out[name] = seconds;
+  }
+  return out.empty() ? nlohmann::json() : out;
+}
+
+}  // namespace kbench

@@ -1,0 +1,71 @@
+#pragma once
+// What a job waited on, when it waited for the per-GPU lock: the seconds it spent blocked while
+// each other holder held the lock, by name ("02_softmax/x.py (shared)"). A run slowed by lock
+// waits then names the job (and mode) it queued behind, also when that job is later killed and
+// reports nothing itself. Read from /proc/locks by the controller (lock_wait.hpp): nothing the
+// candidate's process says goes into it.
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+#include <nlohmann/json.hpp>
+
+namespace kbench {
+
+// The names of the processes that may hold a GPU lock: each running worker by its job, and this
+// process (which holds it for workers whose CUDA context is being torn down).
+class LockHolderNames {
+ public:
+  static LockHolderNames& instance();
+  void add(pid_t pid, std::string name);
+  void remove(pid_t pid);
+  // "pid N" when unknown; "<name> (exiting)" for a worker removed lately.
+  [[nodiscard]] std::string name_of(pid_t pid) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<pid_t, std::string> names_;
+  // Workers removed lately, still holding the lock while their process exits (a CUDA context's
+  // teardown); the last kEnded, so a long-lived service does not grow.
+  std::deque<std::pair<pid_t, std::string>> ended_;
+  static constexpr std::size_t kEnded = 64;
+};
+
+// Registers a worker's name for its lifetime.
+class NamedLockHolder {
+ public:
+  NamedLockHolder(pid_t pid, std::string name) : pid_(pid) { LockHolderNames::instance().add(pid, std::move(name)); }
+  ~NamedLockHolder() { LockHolderNames::instance().remove(pid_); }
+  NamedLockHolder(const NamedLockHolder&) = delete;
+  NamedLockHolder& operator=(const NamedLockHolder&) = delete;
+
+ private:
+  pid_t pid_;
+};
+
+// One job's waits: polled by the worker's watchdog (WorkerLaunch::waiting) with whether the job
+// is blocked now; each blocked interval is charged to the lock's holders at that moment (the
+// gate's, a timer queued ahead, when the lock itself has none). Thread-safe: the job's workers
+// may be polled from several threads.
+class LockBlame {
+ public:
+  explicit LockBlame(std::filesystem::path lock, std::filesystem::path gate);
+  void poll(bool blocked, const std::vector<pid_t>& own);
+  // {holder: seconds}, the `top` largest (at least 0.1 s each); null when nothing was charged.
+  [[nodiscard]] nlohmann::json json(std::size_t top = 5) const;
+
+ private:
+  std::filesystem::path lock_, gate_;
+  mutable std::mutex mutex_;
+  std::optional<std::chrono::steady_clock::time_point> last_;
+  std::map<std::string, double> seconds_;
+};
+
+}  // namespace kbench

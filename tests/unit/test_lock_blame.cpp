@@ -1,0 +1,113 @@
+// LockBlame: a job's waits for the GPU lock charged to the holders named in /proc/locks, by
+// the names the controller gave its workers; real flock()s between forked processes.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "catch.hpp"
+#include "exec/lock_blame.hpp"
+#include "exec/lock_wait.hpp"
+#include "temp_dir.hpp"
+
+using namespace kbench;
+
+namespace {
+
+// A child that takes `file` in `operation` (LOCK_SH or LOCK_EX), holds it `seconds`, exits.
+pid_t child_locking(const std::filesystem::path& file, int operation, double seconds) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = open(file.c_str(), O_RDONLY);
+    flock(fd, operation);
+    usleep(useconds_t(seconds * 1e6));
+    _exit(0);
+  }
+  return pid;
+}
+
+void reap(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+}
+
+bool eventually(const std::function<bool()>& seen) {
+  for (int i = 0; i < 50; ++i) {
+    if (seen()) return true;
+    usleep(20000);
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("flock_holders names the processes holding a file's flock and their mode") {
+  test::TempDir dir;
+  const auto lock = dir.write("gpu.lock", "");
+  const pid_t reader = child_locking(lock, LOCK_SH, 1.0);
+  REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
+  const auto holders = flock_holders(lock);
+  REQUIRE(holders.size() == 1);
+  CHECK(holders[0].pid == reader);
+  CHECK_FALSE(holders[0].exclusive);
+  CHECK(flock_holders(dir.write("other.lock", "")).empty());
+  reap(reader);
+  CHECK(flock_holders(lock).empty());
+  const pid_t writer = child_locking(lock, LOCK_EX, 0.5);
+  REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
+  CHECK(flock_holders(lock)[0].exclusive);
+  reap(writer);
+}
+
+TEST_CASE("a job's wait is charged to the named holder of the lock, not to the job's own processes") {
+  test::TempDir dir;
+  const auto lock = dir.write("gpu.lock", "");
+  const auto gate = dir.write("gpu.lock.gate", "");
+  const pid_t holder = child_locking(lock, LOCK_SH, 1.2);
+  const NamedLockHolder named(holder, "02_softmax/slow.py");
+  REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
+  const pid_t waiter = child_locking(lock, LOCK_EX, 0.0);
+  LockBlame blame(lock, gate);
+  const auto started = std::chrono::steady_clock::now();
+  // The watchdog's polling, as run_worker_process does it (every 100 ms at most).
+  while (std::chrono::steady_clock::now() - started < std::chrono::milliseconds(700)) {
+    blame.poll(blocked_on_lock({waiter}, lock), {waiter});
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const auto waited_on = blame.json();
+  REQUIRE(waited_on.is_object());
+  REQUIRE(waited_on.contains("02_softmax/slow.py (shared)"));
+  const double seconds = waited_on["02_softmax/slow.py (shared)"].get<double>();
+  CHECK(seconds > 0.4);
+  CHECK(seconds < 0.8);
+  CHECK(waited_on.size() == 1);
+  reap(holder);
+  reap(waiter);
+}
+
+TEST_CASE("a job that never waited, or waited less than 0.1 s, charges nobody") {
+  test::TempDir dir;
+  const auto lock = dir.write("gpu.lock", "");
+  LockBlame blame(lock, dir.write("gpu.lock.gate", ""));
+  const pid_t holder = child_locking(lock, LOCK_EX, 0.5);
+  REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
+  for (int i = 0; i < 5; ++i) blame.poll(false, {});
+  blame.poll(true, {});
+  blame.poll(true, {});  // microseconds apart
+  CHECK(blame.json().is_null());
+  reap(holder);
+}
+
+TEST_CASE("a worker's name outlives it briefly as exiting; this process is named for the teardown hold") {
+  auto& names = LockHolderNames::instance();
+  names.add(424242, "l1_11_bmm/x.py");
+  CHECK(names.name_of(424242) == "l1_11_bmm/x.py");
+  names.remove(424242);
+  CHECK(names.name_of(424242) == "l1_11_bmm/x.py (exiting)");
+  CHECK(names.name_of(424243) == "pid 424243");
+  CHECK(names.name_of(getpid()).find("teardown") != std::string::npos);
+}
