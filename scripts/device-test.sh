@@ -453,6 +453,8 @@ done
 # The honest stage's tables, last: every honest row (status, checks, cost, share, flags), then
 # the original suite's speedups.
 for f in "$OUTDIR"/honest-false-positives*.txt "$OUTDIR"/original-false-positives*.txt "$OUTDIR"/original-triton-table*.txt; do [ -f "$f" ] && cat "$f"; done
+# Jobs a deadline stopped, with the GPU lock time the others lost to them (exec/lock_blame.hpp).
+cat "$OUTDIR"/honest-gpu*.txt "$OUTDIR"/original*.txt 2>/dev/null | grep "^kbench: stopped" | cut -c1-200
 [ -f "$OUTDIR/throughput.txt" ] && grep -E "GPU|slot|agree|DIFFER" "$OUTDIR/throughput.txt"
 [ -f "$OUTDIR/throughput1.txt" ] && cat "$OUTDIR/throughput1.txt"
 echo "device-test: $([ $status -eq 0 ] && echo PASS || echo FAIL)"

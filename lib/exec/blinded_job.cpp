@@ -69,6 +69,7 @@ bool native_isolation_enabled() {
 
 void allow_native_placement(WorkerLaunch& first, const std::filesystem::path& job_dir) {
   first.args.insert(first.args.end(), {"--native-reference-out", (job_dir / "reference.work").string()});
+  first.holder_name += " [reference]";  // the lock holder named by its role (lock_blame.hpp)
 }
 
 std::optional<JobResult> finish_placed_apart(
@@ -95,6 +96,7 @@ std::optional<JobResult> finish_placed_apart(
   const auto commitment_file = job_dir / "commitment";
   candidate.args.insert(candidate.args.end(), {"--reference-in", blinded_file.string(), "--reference-sha256",
                                                blinded_sha, "--commit-out", commitment_file.string()});
+  candidate.holder_name += " [candidate]";
   candidate.reveal_calls = true;  // its sampled calls' leaves are drawn here (call_reveal.hpp)
   const nlohmann::json witness = announced->value("witness", nlohmann::json());
   if (witness.is_object())
@@ -134,6 +136,7 @@ std::optional<JobResult> finish_placed_apart(
                      "--commit-in", commitment_file.string(), "--commit-sha256",
                      (*committed)["commitment"].value("sha256", ""), "--provisional",
                      (judge_dir / "provisional.json").string(), "--reveals", (judge_dir / "reveals.json").string()});
+  judge.holder_name += " [judge]";
   if (candidate_outcome.witness) judge.args.insert(judge.args.end(), {"--witness-sha256", candidate_outcome.witness->digest});
   const WorkerOutcome judged = run(judge);
   std::filesystem::remove(judge_dir / "work");

@@ -304,16 +304,30 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
   WorkerOutcome outcome;
   JobResult result;
   WorkerLaunch first = launch_in(job_dir);
+  const std::string name = first.holder_name;
   // Native code can read and patch its whole process: the worker keeps the expected values out
   // of it (three processes, blinded_job.hpp).
   if (native_isolation_enabled()) allow_native_placement(first, job_dir);
-  outcome = run_worker_process(first);
-  if (outcome.interrupted) throw Interrupted{};
-  const WorkerOutcome referenced = outcome;
-  if (auto blinded = finish_placed_apart(job, job_dir, referenced, launch_in, outcome))
-    result = std::move(*blinded);
-  else
-    result = interpret_outcome(job, outcome);
+  try {
+    outcome = run_worker_process(first);
+    if (outcome.interrupted) throw Interrupted{};
+    const WorkerOutcome referenced = outcome;
+    if (auto blinded = finish_placed_apart(job, job_dir, referenced, launch_in, outcome))
+      result = std::move(*blinded);
+    else
+      result = interpret_outcome(job, outcome);
+  } catch (const Interrupted&) {
+    // A job stopped by a deadline or Ctrl-C reports nothing: say here what it cost the others.
+    const double blocked = LockHolderNames::instance().take_charged(name);
+    if (first_launch == false && (blocked >= 1 || (blame && blame->total_s() >= 1)))
+      std::fputs(fmt::format("kbench: stopped {} after {:.0f} s; other jobs waited {:.0f} s for the GPU lock while "
+                             "it held it, it waited {:.0f} s\n",
+                             name, unix_now() - start, blocked, blame ? blame->total_s() : 0.0)
+                     .c_str(),
+                 stderr);
+    throw;
+  }
+  LockHolderNames::instance().take_charged(name);
   if (cache) {
     const auto published = publish_job_builds(*cache, job_dir, outcome.channel_bytes,
                                               result.diagnostics.value("extension_build", nlohmann::json()));

@@ -36,6 +36,23 @@ std::string LockHolderNames::name_of(pid_t pid) const {
   return "pid " + std::to_string(pid);
 }
 
+void LockHolderNames::charge(pid_t pid, double seconds) {
+  const std::lock_guard guard(mutex_);
+  const auto found = names_.find(pid);
+  if (found != names_.end()) charged_[found->second] += seconds;
+}
+
+double LockHolderNames::take_charged(const std::string& job) {
+  const std::lock_guard guard(mutex_);
+  double seconds = 0;
+  for (auto it = charged_.begin(); it != charged_.end();) {
+    const bool ours = it->first == job || it->first.rfind(job + " [", 0) == 0;
+    if (ours) seconds += it->second;
+    it = ours ? charged_.erase(it) : std::next(it);
+  }
+  return seconds;
+}
+
 LockBlame::LockBlame(std::filesystem::path lock, std::filesystem::path gate)
     : lock_(std::move(lock)), gate_(std::move(gate)) {}
 
@@ -51,12 +68,21 @@ void LockBlame::poll(bool blocked, const std::vector<pid_t>& own) {
     for (const auto& holder : flock_holders(file)) {
       if (std::find(own.begin(), own.end(), holder.pid) != own.end()) continue;
       const char* mode = queued ? queued : holder.exclusive ? "exclusive" : "shared";
-      seconds_[LockHolderNames::instance().name_of(holder.pid) + " (" + mode + ")"] += seconds;
+      auto& names = LockHolderNames::instance();
+      seconds_[names.name_of(holder.pid) + " (" + mode + ")"] += seconds;
+      if (!queued) names.charge(holder.pid, seconds);
       charged = true;
     }
     return charged;
   };
   if (!charge(lock_, nullptr)) charge(gate_, "queued to time");
+}
+
+double LockBlame::total_s() const {
+  const std::lock_guard guard(mutex_);
+  double total = 0;
+  for (const auto& [name, seconds] : seconds_) total += seconds;
+  return total;
 }
 
 nlohmann::json LockBlame::json(std::size_t top) const {

@@ -28,6 +28,11 @@ class LockHolderNames {
   void remove(pid_t pid);
   // "pid N" when unknown; "<name> (exiting)" for a worker removed lately.
   [[nodiscard]] std::string name_of(pid_t pid) const;
+  // Other jobs waited `seconds` while `pid` held the lock (LockBlame::poll, once per waiter).
+  void charge(pid_t pid, double seconds);
+  // The seconds charged to the workers named `job` or `job [role]`, forgotten once read: what
+  // a job killed at a deadline cost the rest, said when it is stopped.
+  double take_charged(const std::string& job);
 
  private:
   mutable std::mutex mutex_;
@@ -35,6 +40,7 @@ class LockHolderNames {
   // Workers removed lately, still holding the lock while their process exits (a CUDA context's
   // teardown); the last kEnded, so a long-lived service does not grow.
   std::deque<std::pair<pid_t, std::string>> ended_;
+  std::map<std::string, double> charged_;  // by worker name
   static constexpr std::size_t kEnded = 64;
 };
 
@@ -60,6 +66,8 @@ class LockBlame {
   void poll(bool blocked, const std::vector<pid_t>& own);
   // {holder: seconds}, the `top` largest (at least 0.1 s each); null when nothing was charged.
   [[nodiscard]] nlohmann::json json(std::size_t top = 5) const;
+  // All seconds charged, over every holder (a wait with two holders counts for both).
+  [[nodiscard]] double total_s() const;
 
  private:
   std::filesystem::path lock_, gate_;

@@ -63,12 +63,12 @@ TEST_CASE("flock_holders names the processes holding a file's flock and their mo
   reap(writer);
 }
 
-TEST_CASE("a job's wait is charged to the named holder of the lock, not to the job's own processes") {
+TEST_CASE("a job's wait is charged to the named holder of the lock, not to the job's own processes; the holder's job learns what it cost") {
   test::TempDir dir;
   const auto lock = dir.write("gpu.lock", "");
   const auto gate = dir.write("gpu.lock.gate", "");
   const pid_t holder = child_locking(lock, LOCK_SH, 1.2);
-  const NamedLockHolder named(holder, "02_softmax/slow.py");
+  const NamedLockHolder named(holder, "02_softmax/slow.py [judge]");
   REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
   const pid_t waiter = child_locking(lock, LOCK_EX, 0.0);
   LockBlame blame(lock, gate);
@@ -80,11 +80,16 @@ TEST_CASE("a job's wait is charged to the named holder of the lock, not to the j
   }
   const auto waited_on = blame.json();
   REQUIRE(waited_on.is_object());
-  REQUIRE(waited_on.contains("02_softmax/slow.py (shared)"));
-  const double seconds = waited_on["02_softmax/slow.py (shared)"].get<double>();
+  REQUIRE(waited_on.contains("02_softmax/slow.py [judge] (shared)"));
+  const double seconds = waited_on["02_softmax/slow.py [judge] (shared)"].get<double>();
   CHECK(seconds > 0.4);
   CHECK(seconds < 0.8);
   CHECK(waited_on.size() == 1);
+  CHECK(blame.total_s() == Approx(seconds));
+  // What the holder's job cost the others, for its stop line: any role, read once.
+  CHECK(LockHolderNames::instance().take_charged("02_softmax/slow") == 0);
+  CHECK(LockHolderNames::instance().take_charged("02_softmax/slow.py") == Approx(seconds));
+  CHECK(LockHolderNames::instance().take_charged("02_softmax/slow.py") == 0);
   reap(holder);
   reap(waiter);
 }
