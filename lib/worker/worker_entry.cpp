@@ -161,8 +161,13 @@ nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement&
   const std::string bytes = read_verified(placement.reference_in, placement.reference_sha256);
   Commitment commitment;
   nlohmann::json message = worker_message(evaluate_against_reference(job, bytes, &commitment));
-  if (!placement.commit_out.empty())
-    message["commitment"] = write_document(placement.commit_out, encode_commitment(commitment));
+  if (!placement.commit_out.empty()) {
+    const std::string encoded = encode_commitment(commitment);
+    // The outputs are on the host now: writing and hashing them (seconds at full size) is CPU
+    // work, done with the GPU lock let go.
+    GpuLock::instance().hold(GpuLock::Mode::none);
+    message["commitment"] = write_document(placement.commit_out, encoded);
+  }
   return message;
 }
 
@@ -321,12 +326,16 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       Trial& first = work.trials.front();
       context->rebuild(first, nullptr);
       fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
+      // The judgement between the reference calls (full comparisons, Merkle proofs) is CPU
+      // work on host copies: the lock is held only around each call (25 and more, seconds on
+      // big problems; a waiting timer goes first between them, gpu_lock.hpp), not through it.
+      GpuLock::instance().hold(GpuLock::Mode::none);
       fresh_expected = [&fresh, memory](long long seed) {
-        // One reference call per committed call (25 and more, seconds on big problems): between
-        // them a waiting timer goes first, as between any unit's steps (gpu_lock.hpp).
-        GpuLock::instance().yield_to_timer();
+        const GpuLockScope gpu(GpuLock::Mode::shared);
         try {
-          return fresh->expected_outputs(seed);
+          std::vector<at::Tensor> outputs = fresh->expected_outputs(seed);
+          for (auto& output : outputs) output = output.to(at::kCPU).contiguous();
+          return outputs;
         } catch (const Verdict& verdict) {
           throw memory->explain(verdict, "judge");
         } catch (const std::exception& e) {  // c10::OutOfMemoryError, outside any Python call
