@@ -14,14 +14,20 @@ LockHolderNames& LockHolderNames::instance() {
 
 void LockHolderNames::add(pid_t pid, std::string name) {
   const std::lock_guard guard(mutex_);
-  names_[pid] = std::move(name);
+  names_[pid] = Named{std::move(name), ""};
+}
+
+void LockHolderNames::set_phase(pid_t pid, std::string phase) {
+  const std::lock_guard guard(mutex_);
+  const auto found = names_.find(pid);
+  if (found != names_.end()) found->second.phase = std::move(phase);
 }
 
 void LockHolderNames::remove(pid_t pid) {
   const std::lock_guard guard(mutex_);
   const auto found = names_.find(pid);
   if (found == names_.end()) return;
-  ended_.emplace_back(pid, std::move(found->second));
+  ended_.emplace_back(pid, std::move(found->second.name));
   if (ended_.size() > kEnded) ended_.pop_front();
   names_.erase(found);
 }
@@ -30,7 +36,8 @@ std::string LockHolderNames::name_of(pid_t pid) const {
   if (pid == getpid()) return "kbench (an exiting worker's teardown)";
   const std::lock_guard guard(mutex_);
   const auto found = names_.find(pid);
-  if (found != names_.end()) return found->second;
+  if (found != names_.end())
+    return found->second.phase.empty() ? found->second.name : found->second.name + " in " + found->second.phase;
   for (auto ended = ended_.rbegin(); ended != ended_.rend(); ++ended)
     if (ended->first == pid) return ended->second + " (exiting)";
   return "pid " + std::to_string(pid);
@@ -39,7 +46,7 @@ std::string LockHolderNames::name_of(pid_t pid) const {
 void LockHolderNames::charge(pid_t pid, double seconds) {
   const std::lock_guard guard(mutex_);
   const auto found = names_.find(pid);
-  if (found != names_.end()) charged_[found->second] += seconds;
+  if (found != names_.end()) charged_[found->second.name] += seconds;
 }
 
 double LockHolderNames::take_charged(const std::string& job) {

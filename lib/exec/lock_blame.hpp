@@ -26,7 +26,10 @@ class LockHolderNames {
   static LockHolderNames& instance();
   void add(pid_t pid, std::string name);
   void remove(pid_t pid);
-  // "pid N" when unknown; "<name> (exiting)" for a worker removed lately.
+  // The worker's evaluation phase when it last took or changed its lock (its `lock` line,
+  // result_channel.hpp: the worker says it, so it is a diagnosis, not evidence); named after it.
+  void set_phase(pid_t pid, std::string phase);
+  // "<name> in <phase>"; "pid N" when unknown; "<name> (exiting)" for a worker removed lately.
   [[nodiscard]] std::string name_of(pid_t pid) const;
   // Other jobs waited `seconds` while `pid` held the lock (LockBlame::poll, once per waiter).
   void charge(pid_t pid, double seconds);
@@ -36,7 +39,10 @@ class LockHolderNames {
 
  private:
   mutable std::mutex mutex_;
-  std::map<pid_t, std::string> names_;
+  struct Named {
+    std::string name, phase;
+  };
+  std::map<pid_t, Named> names_;
   // Workers removed lately, still holding the lock while their process exits (a CUDA context's
   // teardown); the last kEnded, so a long-lived service does not grow.
   std::deque<std::pair<pid_t, std::string>> ended_;

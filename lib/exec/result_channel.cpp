@@ -57,6 +57,13 @@ bool is_known_phase(std::string_view phase) {
   if (phase.substr(0, kWitnessEndPrefix.size()) == kWitnessEndPrefix)
     return is_hex64(phase.substr(kWitnessEndPrefix.size()));
   if (phase.substr(0, kRevealPrefix.size()) == kRevealPrefix) return is_hex64(phase.substr(kRevealPrefix.size()));
+  if (phase.substr(0, kLockPrefix.size()) == kLockPrefix) {
+    phase.remove_prefix(kLockPrefix.size());
+    const auto space = phase.find(' ');
+    if (space == std::string_view::npos) return false;
+    const auto mode = phase.substr(0, space);
+    return (mode == "none" || mode == "shared" || mode == "exclusive") && is_identifier(phase.substr(space + 1));
+  }
   constexpr std::string_view built = "built ";
   if (phase.substr(0, built.size()) != built) return false;
   phase.remove_prefix(built.size());

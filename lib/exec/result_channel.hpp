@@ -13,6 +13,9 @@
 //   KBENCH-PHASE/1 reveal <sha256>\n          (an isolated candidate committed one sample's calls
 //                                               (their Merkle roots' digest) and asks which leaves
 //                                               to open; integrity/call_audit.hpp)
+//   KBENCH-PHASE/1 lock <none|shared|exclusive> <phase>\n (the worker took that mode of the GPU
+//                                               lock in that evaluation phase: who held it, for
+//                                               the waits the controller charges, lock_blame.hpp)
 //   KBENCH-RESULT/1 <length> <hmac hex>\n<payload>
 // Anything else (a second frame, stray bytes, a short frame, a bad MAC) makes the decoder refuse
 // the whole message.
@@ -32,9 +35,10 @@ inline constexpr std::string_view kImportPhase = "import";
 inline constexpr std::string_view kWitnessReadyPhase = "witness-ready";
 inline constexpr std::string_view kWitnessEndPrefix = "witness-end ";
 inline constexpr std::string_view kRevealPrefix = "reveal ";
+inline constexpr std::string_view kLockPrefix = "lock ";
 
-// True for the phases above, `built <64 hex> <identifier> <64 hex>`, `witness-end <64 hex>` and
-// `reveal <64 hex>`.
+// True for the phases above, `built <64 hex> <identifier> <64 hex>`, `witness-end <64 hex>`,
+// `reveal <64 hex>` and `lock <mode> <identifier>`.
 bool is_known_phase(std::string_view phase);
 
 // Reads the phase lines at the start of a growing channel buffer, each complete line once.

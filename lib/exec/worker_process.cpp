@@ -311,6 +311,9 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
         // The seed is drawn only now, after the digest it answers was read.
         outcome.reveals.push_back({phase.substr(kRevealPrefix.size()), draw_reveal_seed()});
         if (!write_all(witness_fd, std::to_string(outcome.reveals.back().seed) + "\n")) close_witness();
+      } else if (phase.rfind(kLockPrefix, 0) == 0) {
+        // "lock <mode> <phase>": the phase names this worker as a holder (lock_blame.hpp).
+        LockHolderNames::instance().set_phase(pid, phase.substr(phase.rfind(' ') + 1));
       } else if (phase.rfind(kWitnessEndPrefix, 0) == 0 && witness_since && !outcome.witness) {
         outcome.witness = WitnessWindow{std::chrono::duration<double>(now - *witness_since).count(),
                                         phase.substr(kWitnessEndPrefix.size())};

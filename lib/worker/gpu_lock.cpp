@@ -98,6 +98,7 @@ void GpuLock::hold(Mode mode) {
   held_since_ = std::chrono::steady_clock::now();
   wait_s_ += std::chrono::duration<double>(held_since_ - start).count();
   mode_ = mode;
+  if (observer_) observer_(mode);
 }
 
 bool GpuLock::yield_to_timer() {

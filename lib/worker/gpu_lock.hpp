@@ -47,6 +47,9 @@ class GpuLock {
   // no GPU work of this worker is still queued when another worker's timing starts. The worker
   // sets a device synchronisation (gpu_lock_hooks.cpp); it must not throw.
   void set_drain(std::function<void()> drain) { drain_ = std::move(drain); }
+  // Called after each change of mode (the worker tells the controller: result_channel.hpp's
+  // `lock` line); must not throw.
+  void set_observer(std::function<void(Mode)> observer) { observer_ = std::move(observer); }
   [[nodiscard]] Mode mode() const { return mode_; }
   [[nodiscard]] bool enabled() const { return fd_ >= 0; }
   [[nodiscard]] double wait_s() const { return wait_s_; }  // total time spent blocked
@@ -71,6 +74,7 @@ class GpuLock {
   double held_exclusive_s_ = 0;
   double longest_shared_s_ = 0;
   std::function<void()> drain_;
+  std::function<void(Mode)> observer_;
 };
 
 // Holds `mode` for a scope, then returns to the mode held before.

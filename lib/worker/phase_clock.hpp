@@ -18,6 +18,7 @@ class PhaseClock {
 
   void enter(const std::string& phase);
   void finish();  // closes the phase in progress
+  [[nodiscard]] const std::string& current() const { return current_; }  // "" between phases
   // {phase: seconds}; a phase entered more than once is summed.
   [[nodiscard]] nlohmann::json json() const;
 

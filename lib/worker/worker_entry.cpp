@@ -107,6 +107,16 @@ void bind_channel(int result_fd, int witness_fd = -1) {
   g_worker_pid = getpid();
   g_result_fd = result_fd;
   set_phase_channel(result_fd);
+  // Who holds the GPU lock, in which phase, for the waits the controller charges (lock_blame.hpp).
+  GpuLock::instance().set_observer([](GpuLock::Mode mode) {
+    const std::string& phase = PhaseClock::instance().current();
+    const char* name = mode == GpuLock::Mode::none ? "none" : mode == GpuLock::Mode::shared ? "shared" : "exclusive";
+    try {
+      announce_phase(std::string(kLockPrefix) + name + " " + (phase.empty() ? "setup" : phase));
+    } catch (const std::invalid_argument&) {
+      // A phase name the channel does not accept: the controller keeps the last one it had.
+    }
+  });
   if (witness_fd >= 0) {
     fcntl(witness_fd, F_SETFD, FD_CLOEXEC);
     set_witness_channel(witness_fd);

@@ -209,3 +209,18 @@ TEST_CASE("hold times: per mode, and the longest unbroken shared hold, waits exc
 TEST_CASE("the gate's name") {
   CHECK(gpu_lock_gate_file("/run/kbench-gpu-0.lock") == "/run/kbench-gpu-0.lock.gate");
 }
+
+TEST_CASE("the observer hears every change of mode, once the mode is held, and nothing else") {
+  test::TempDir dir;
+  const auto file = lock_with_gate(dir);
+  GpuLock lock(file);
+  std::vector<Mode> heard;
+  lock.set_observer([&](Mode mode) { heard.push_back(mode); });
+  lock.hold(Mode::shared);
+  lock.hold(Mode::shared);  // no change: nothing heard
+  lock.hold(Mode::exclusive);
+  lock.hold(Mode::shared);
+  CHECK_FALSE(lock.yield_to_timer());  // nobody waits: no change
+  lock.hold(Mode::none);
+  CHECK(heard == std::vector<Mode>{Mode::shared, Mode::exclusive, Mode::shared, Mode::none});
+}

@@ -115,4 +115,12 @@ TEST_CASE("a worker's name outlives it briefly as exiting; this process is named
   CHECK(names.name_of(424242) == "l1_11_bmm/x.py (exiting)");
   CHECK(names.name_of(424243) == "pid 424243");
   CHECK(names.name_of(getpid()).find("teardown") != std::string::npos);
+  // The phase its last `lock` line named (result_channel.hpp), while it runs.
+  names.add(424244, "c04_mlp_stack/m.py [judge]");
+  names.set_phase(424244, "correctness");
+  CHECK(names.name_of(424244) == "c04_mlp_stack/m.py [judge] in correctness");
+  names.set_phase(424999, "timing");  // not a worker of this process: ignored
+  CHECK(names.name_of(424999) == "pid 424999");
+  names.remove(424244);
+  CHECK(names.name_of(424244) == "c04_mlp_stack/m.py [judge] (exiting)");
 }

@@ -78,3 +78,20 @@ TEST_CASE("a frame without the right MAC is refused") {
   CHECK(!decode_result_frame(tampered, kKey, &why));
   CHECK(why.find("MAC does not verify") != std::string::npos);
 }
+
+TEST_CASE("a worker's lock lines pass the channel before its frame; malformed ones are refused") {
+  CHECK(is_known_phase("lock shared reference"));
+  CHECK(is_known_phase("lock exclusive timing"));
+  CHECK(is_known_phase("lock none reference_rebuild"));
+  CHECK_FALSE(is_known_phase("lock shared"));
+  CHECK_FALSE(is_known_phase("lock upgraded reference"));
+  CHECK_FALSE(is_known_phase("lock shared two words"));
+  CHECK_FALSE(is_known_phase("lock shared ref/../x"));
+  const std::string payload = R"({"status":"ok"})";
+  std::string why;
+  const auto lines = encode_phase_line("lock shared reference") + encode_phase_line("lock none candidate_import") +
+                     encode_result_frame(payload, kKey);
+  CHECK(decode_result_frame(lines, kKey, &why) == std::optional<std::string>(payload));
+  PhaseReader reader;
+  CHECK(reader.next(lines) == std::vector<std::string>{"lock shared reference", "lock none candidate_import"});
+}
