@@ -50,9 +50,11 @@ std::string result_label(const nlohmann::json& json);
 struct JournalLine {
   std::size_t index = 0;
   std::string key;
+  std::string commit;  // the build that measured it (RunInfo::git_commit); "" in older journals
   nlohmann::json result;  // result_from_json() reads it once the key matched the plan
 };
-nlohmann::json journal_line_json(std::size_t index, const std::string& key, const JobResult& result);
+nlohmann::json journal_line_json(std::size_t index, const std::string& key, const JobResult& result,
+                                 const std::string& commit);
 JournalLine journal_line_from_json(const nlohmann::json& json, const std::string& where);
 
 // The run's metadata, written at the results file's top level (kbench_version, git_commit,

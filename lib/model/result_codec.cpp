@@ -1,6 +1,8 @@
 // Results, measurements, worker frames, journal lines and the run's metadata (model/codec.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "model/codec.hpp"
 
 namespace kbench {
@@ -214,8 +216,9 @@ std::string result_label(const nlohmann::json& json) {
   return fmt::format("{} / {}", text("problem"), text("candidate"));
 }
 
-nlohmann::json journal_line_json(std::size_t index, const std::string& key, const JobResult& result) {
-  return {{"index", index}, {"key", key}, {"result", result_json(result)}};
+nlohmann::json journal_line_json(std::size_t index, const std::string& key, const JobResult& result,
+                                 const std::string& commit) {
+  return {{"index", index}, {"key", key}, {"commit", commit}, {"result", result_json(result)}};
 }
 
 JournalLine journal_line_from_json(const nlohmann::json& json, const std::string& where) {
@@ -223,6 +226,7 @@ JournalLine journal_line_from_json(const nlohmann::json& json, const std::string
   JournalLine line;
   line.index = j.count("index");
   line.key = j.text_or("key", "");
+  line.commit = j.text_or("commit", "");
   line.result = j.object("result");
   return line;
 }
@@ -233,6 +237,10 @@ void write_run_info(const RunInfo& run, nlohmann::json& out) {
   out["command_line"] = run.command_line;
   out["started_at"] = run.started_at;
   out["finished_at"] = run.finished_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.finished_at);
+  // Only when a resumed run holds results another build measured: which builds, how many each.
+  const bool mixed = std::any_of(run.measured_by.begin(), run.measured_by.end(),
+                                 [&](const auto& entry) { return entry.first != run.git_commit; });
+  if (mixed) out["measured_by"] = run.measured_by;
 }
 
 RunInfo read_run_info(const JsonFields& j) {
@@ -243,6 +251,11 @@ RunInfo read_run_info(const JsonFields& j) {
   run.git_commit = j.text_or("git_commit", "unknown");
   run.command_line = j.texts_or("command_line", {});
   run.finished_at = j.text_or("finished_at", "");
+  if (j.has("measured_by")) {
+    const nlohmann::json counts = j.object("measured_by");
+    const JsonFields by(counts, "measured_by");
+    for (const auto& entry : counts.items()) run.measured_by[entry.key()] = by.count(entry.key().c_str());
+  }
   return run;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What a results file records about the run that wrote it (issue #17): the command line, the
 // kbench version and commit, and when it started and finished.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@ struct RunInfo {
   std::string git_commit = "unknown";  // compiled in; "unknown" when built outside a checkout
   std::string started_at;              // UTC, ISO 8601
   std::string finished_at;             // UTC, ISO 8601; "" while the run goes on
+  // The builds that measured the results, with how many each: a resumed run may hold results
+  // of an earlier build (its journal lines say which). Written only when another than git_commit.
+  std::map<std::string, std::size_t> measured_by;
 };
 
 // Recorded once by `main` before the command runs; current_run_info() reads it. A process runs

@@ -50,6 +50,7 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
   merged.generation = first.generation;  // shards of one generated suite share their settings
   // The shards' build and command line (the first's), from the earliest start to the last finish.
   merged.run = first.run;
+  merged.run.measured_by.clear();  // summed over the shards below
   std::map<std::pair<std::string, std::string>, std::string> seen;  // -> file it came from
   for (const auto& [name, report] : named_reports) {
     if (!ignore_env) check_same_environment(first, first_name, report, name);
@@ -66,6 +67,10 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& na
     if (merged.run.finished_at.empty() || report.run.finished_at.empty()) merged.run.finished_at.clear();
     else merged.run.finished_at = std::max(merged.run.finished_at, report.run.finished_at);
     merged.planned_jobs += report.planned_jobs;
+    // Each shard's builds: its own count where it has one (a resumed shard), else its results
+    // under its build. Shards built apart then show in the merged file's measured_by.
+    if (report.run.measured_by.empty()) merged.run.measured_by[report.run.git_commit] += report.results.size();
+    for (const auto& [commit, count] : report.run.measured_by) merged.run.measured_by[commit] += count;
     merged.degenerate_problems.insert(report.degenerate_problems.begin(), report.degenerate_problems.end());
     for (const auto& r : report.results) {
       const auto key = std::make_pair(r.job.problem_id, r.job.candidate);

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "model/codec.hpp"
+#include "model/run_info.hpp"
 #include "report/json_input.hpp"
 #include "report/results_reader.hpp"
 
@@ -145,7 +146,7 @@ void Journal::write_line(const std::string& line) {
 void Journal::append(std::size_t index, const JobResult& result) { append(index, keys_.at(index), result); }
 
 void Journal::append(std::size_t index, const std::string& key, const JobResult& result) {
-  write_line(journal_line_json(index, key, result).dump());
+  write_line(journal_line_json(index, key, result, build_git_commit()).dump());
 }
 
 Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& expected,
@@ -221,6 +222,7 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
         JournalEntry entry;
         entry.index = index;
         entry.key = line.key;
+        entry.commit = line.commit.empty() ? "unknown" : line.commit;
         entry.result = read_result_json(line.result, where, jobs.empty() ? expected.device : jobs[0].device);
         pushed.push_back(std::move(entry));
         continue;
@@ -232,6 +234,7 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
       JournalEntry entry;
       entry.index = index;
       entry.key = keys[index];
+      entry.commit = line.commit.empty() ? "unknown" : line.commit;
       entry.result = read_result_json(line.result, where, jobs[index].device);
       // The plan's Job carries what the results file does not (settings, sizes).
       const Device ran_on = entry.result.schedule ? entry.result.schedule->device : jobs[index].device;

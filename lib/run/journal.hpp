@@ -2,7 +2,8 @@
 // The run journal: every finished job as one JSON line, written and fsynced before the reports
 // are rewritten, so `kbench run --resume` continues a killed run without repeating or losing a
 // job. Format (docs/results-format.md#journal): a header line naming the run and a fingerprint
-// of its plan, then {"index", "key", "result"} lines in completion order.
+// of its plan, then {"index", "key", "commit", "result"} lines in completion order (commit: the
+// build that measured the result, so a run resumed by another build says so).
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -35,6 +36,7 @@ struct JournalEntry {
   std::size_t index = 0;  // into the plan (a pushed job: its index in the run that wrote it)
   std::string key;        // job_key()
   JobResult result;       // with the planned Job (a pushed job: the Job as the results file has it)
+  std::string commit;     // the build that measured it; "unknown" for a line written before 2026-12-04
 };
 
 class Journal {

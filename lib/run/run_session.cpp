@@ -26,7 +26,9 @@ struct RunSession::State {
   std::size_t planned = 0;       // the plan's jobs: the journal header's
   std::size_t expected = 0;      // expect()
   std::size_t already_done = 0;  // the plan's jobs finished by an earlier session
-  std::map<std::string, JobResult> resumable;  // pushed jobs the journal holds, by key
+  // Pushed jobs the journal holds, by key, with the build that measured each.
+  std::map<std::string, std::pair<JobResult, std::string>> resumable;
+  std::map<std::string, std::size_t> other_builds;  // resumed plan results of another build, by build
   std::deque<std::string> keys;                // per index; "" without a journal
   std::deque<std::optional<JobResult>> by_index;
   // Serialises results, reports and the user's callback. Recursive: the callback may push(),
@@ -107,8 +109,12 @@ RunSession::RunSession(SessionSetup setup, RunReport report, const std::vector<J
       for (auto& entry : finished) {
         done[entry.index] = true;
         s.by_index[entry.index] = std::move(entry.result);
+        ++s.report.run.measured_by[entry.commit];
+        if (entry.commit != s.report.run.git_commit) ++s.other_builds[entry.commit];
       }
-      for (auto& entry : pushed) s.resumable.emplace(entry.key, std::move(entry.result));
+      for (auto& entry : pushed)
+        s.resumable.emplace(entry.key, std::make_pair(std::move(entry.result), entry.commit));
+
     } else {
       s.replaced_journal = std::filesystem::exists(*s.setup.journal_file);
       s.journal.emplace(*s.setup.journal_file, header, keys);
@@ -138,7 +144,8 @@ std::size_t RunSession::push(Job job) {
   s.keys.push_back(key);
   s.update_planned();
   if (pending) return index;
-  JobResult result = std::move(resumed->second);
+  JobResult result = std::move(resumed->second.first);
+  ++s.report.run.measured_by[resumed->second.second];
   s.resumable.erase(resumed);
   // The pushed Job carries what the results file does not (settings, sizes).
   const Device ran_on = result.schedule ? result.schedule->device : job.device;
@@ -218,6 +225,11 @@ RunReport RunSession::run() {
   else if (s.journal)
     s.log(fmt::format("kbench: journal {}{}", s.setup.journal_file->string(),
                       s.replaced_journal ? " (started afresh; use --resume to continue a run)" : ""));
+  // Results of another build stay (nothing measured is lost); the results file says which.
+  for (const auto& [commit, count] : s.other_builds)
+    s.log(fmt::format("kbench: {} of them measured by build {}, not this one ({}); the results file's "
+                      "measured_by counts each build's results",
+                      count, commit, s.report.run.git_commit));
   {
     std::lock_guard lock(s.mutex);
     // A results file exists from the start, whatever happens next.
@@ -278,6 +290,7 @@ RunReport RunSession::run() {
       else s.journal->append(index, s.keys[index], result);
     }
     s.tracker.finished(index, !is_correct(result.status));
+    ++s.report.run.measured_by[s.report.run.git_commit];
     s.by_index[index] = result;  // so the progress line counts it
     s.log(progress_line(result, s.tracker.done(), s.report.planned_jobs));
     s.deliver(index, result, false);

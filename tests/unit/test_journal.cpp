@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "error_of.hpp"
 #include "report/results_json.hpp"
+#include "model/codec.hpp"
+#include "model/run_info.hpp"
 #include "run/journal.hpp"
 #include "temp_dir.hpp"
 
@@ -84,6 +86,7 @@ TEST_CASE("journaled results read back identical, in completion order, with thei
   CHECK(result_json(done[1].result) == result_json(first));
   REQUIRE(done[0].result.schedule);
   CHECK(done[0].result.schedule->slot == 1);
+  CHECK(done[0].commit == build_git_commit());  // the build that measured it
   // Appending keeps what was there byte for byte.
   resumed.append(1, sample_result(plan.jobs[1], 0.75));
   const std::string after = read_all(plan.file());
@@ -253,4 +256,24 @@ TEST_CASE("a journal line nested too deeply is one clear error, and the journal 
               .find("another plan") != std::string::npos);
     std::filesystem::resize_file(plan.file(), before.size() - line.size() - 1);
   }
+}
+
+TEST_CASE("a line measured by another build resumes with that build named; a line older than the commit field reads unknown") {
+  Plan plan;
+  {
+    Journal journal(plan.file(), plan.header, plan.keys);
+    journal.append(0, sample_result(plan.jobs[0], 0.25));
+  }
+  // Two lines as other builds wrote them: one of another commit, one from before lines had one.
+  auto other = journal_line_json(1, plan.keys[1], sample_result(plan.jobs[1], 0.5), "00000000abcdef-dirty");
+  auto older = journal_line_json(2, plan.keys[2], sample_result(plan.jobs[2], 0.75), "");
+  older.erase("commit");
+  std::ofstream(plan.file(), std::ios::app) << other.dump() << "\n" << older.dump() << "\n";
+  std::vector<JournalEntry> done;
+  std::string started_at;
+  (void)Journal::resume(plan.file(), plan.header, plan.jobs, plan.keys, done, started_at);
+  REQUIRE(done.size() == 3);
+  CHECK(done[0].commit == build_git_commit());
+  CHECK(done[1].commit == "00000000abcdef-dirty");
+  CHECK(done[2].commit == "unknown");
 }

@@ -171,9 +171,10 @@ TEST_CASE("a result round-trips through the results entry and the journal line")
     const auto entry = result_json(r);
     const JobResult back = result_from_json(entry, "results[0]", cpu_device());
     CHECK(result_json(back) == entry);
-    const auto line = journal_line_from_json(journal_line_json(7, "k", r), "journal:2");
+    const auto line = journal_line_from_json(journal_line_json(7, "k", r, "0123abc"), "journal:2");
     CHECK(line.index == 7);
     CHECK(line.key == "k");
+    CHECK(line.commit == "0123abc");
     CHECK(result_json(result_from_json(line.result, "journal:2", cpu_device())) == entry);
   }
   // A generated candidate's origin and a schedule on another device come back too.

@@ -47,7 +47,9 @@ struct PushingRun {
   std::size_t resumed = 0;
   RunReport report;
 
-  PushingRun(const std::filesystem::path& dir, const std::filesystem::path& work_dir, bool resume) {
+  // `build`: the commit this run says it is (the journal's lines name the one really built).
+  PushingRun(const std::filesystem::path& dir, const std::filesystem::path& work_dir, bool resume,
+             const std::string& build = build_git_commit()) {
     std::filesystem::create_directories(work_dir);
     const Suite suite = load_suite(test::kDataDir / "suites/quick.yaml");
     jobs = plan_jobs(suite, cpu_device());
@@ -74,6 +76,7 @@ struct PushingRun {
     header.suite_file = suite.file;
     header.device = cpu_device();
     header.run.started_at = utc_now_iso8601();
+    header.run.git_commit = build;
     RunSession session(std::move(setup), header, {jobs[0], jobs[1]});
     running = &session;
     session.expect(jobs.size());
@@ -127,11 +130,15 @@ TEST_CASE("a running session takes jobs pushed from its result callback; each re
   const RunReport written = read_results_file(dir.path() / "r.json");
   CHECK(written.results.size() == 6);
   CHECK(nlohmann::json::parse(std::ifstream(dir.path() / "r.json"))["complete"] == true);
+  // One build measured everything: measured_by is counted but not written.
+  CHECK(run.report.run.measured_by == std::map<std::string, std::size_t>{{build_git_commit(), 6}});
+  CHECK_FALSE(nlohmann::json::parse(std::ifstream(dir.path() / "r.json")).contains("measured_by"));
   CHECK(csv_rows(dir.path() / "r.csv") == 6);
 
   SECTION("resumed: the same pushes are answered from the journal, no worker runs") {
     const auto work = dir.path() / "work-resumed";
     const PushingRun again(dir.path(), work, true);
+    CHECK_FALSE(nlohmann::json::parse(std::ifstream(dir.path() / "r.json")).contains("measured_by"));
     CHECK(again.resumed == 6);
     CHECK(again.labels.size() == 6);
     REQUIRE(again.report.results.size() == 6);
@@ -145,5 +152,14 @@ TEST_CASE("a running session takes jobs pushed from its result callback; each re
         job_dirs += entry.path().filename().string().rfind("job-", 0) == 0 ? 1 : 0;
     CHECK(job_dirs == 0);
     CHECK(journal_lines(dir.path() / "r.journal.jsonl").size() == 7);  // nothing journaled twice
+  }
+  SECTION("resumed by another build: its results keep the build that measured them") {
+    const PushingRun again(dir.path(), dir.path() / "work-other", true, "ffff0000-dirty");
+    CHECK(again.resumed == 6);
+    CHECK(again.report.run.measured_by == std::map<std::string, std::size_t>{{build_git_commit(), 6}});
+    const auto written = nlohmann::json::parse(std::ifstream(dir.path() / "r.json"));
+    CHECK(written["git_commit"] == "ffff0000-dirty");
+    CHECK(written["measured_by"] == nlohmann::json{{build_git_commit(), 6}});
+    CHECK(read_results_file(dir.path() / "r.json").run.measured_by == again.report.run.measured_by);
   }
 }

@@ -80,6 +80,18 @@ TEST_CASE("merge refuses duplicates and other environments, and keeps incomplete
   CHECK(results_json(merged)["complete"] == false);
 }
 
+TEST_CASE("shards built apart: the merged file counts each build's results; one build writes no count") {
+  RunReport a = test::sample_report();
+  RunReport b = test::sample_report();
+  for (auto& r : b.results) r.job.problem_id += "_b";
+  a.run.git_commit = b.run.git_commit = "1111111";
+  CHECK_FALSE(results_json(merge_reports({{"a", a}, {"b", b}}, false)).contains("measured_by"));
+  b.run.git_commit = "2222222-dirty";
+  const auto merged = results_json(merge_reports({{"a", a}, {"b", b}}, false));
+  CHECK(merged["git_commit"] == "1111111");
+  CHECK(merged["measured_by"] == nlohmann::json{{"1111111", a.results.size()}, {"2222222-dirty", b.results.size()}});
+}
+
 // Issue 17, defect 4.
 TEST_CASE("merge refuses runs of two suites unless told") {
   RunReport a = test::sample_report();
