@@ -127,7 +127,11 @@ EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines, bo
 
 JobResult evaluate_against_reference(const Job& job, const std::string& encoded_work, Commitment* commitment) {
   PhaseClock::instance().enter("problem_setup");
-  ReferenceWork work = decode_reference_work(encoded_work);
+  ReferenceWork work;
+  {
+    const PhaseStep step("decode_reference_work");
+    work = decode_reference_work(encoded_work);
+  }
   std::optional<ProblemContext> context;
   try {
     context.emplace(job);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "worker/phase_clock.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/reference_work.hpp"
 #include "worker/verdict.hpp"
@@ -14,6 +15,8 @@ namespace kbench {
 
 ProblemContext::ProblemContext(const Job& job_) : job(job_) {
   try {
+    // Steps of problem_setup: on a loaded machine (8 slots, cold caches) it took 31 s once.
+    const PhaseStep step("torch_settings");
     torch = py::module_::import("torch");
     torch.attr("set_grad_enabled")(false);
     // TF32 silently changes fp32 results and speed; pin it off for every variant.
@@ -28,6 +31,7 @@ ProblemContext::ProblemContext(const Job& job_) : job(job_) {
   timing = job.timing;
   tolerance = job_tolerance(job);
   try {
+    const PhaseStep step("problem_import");
     problem = import_file(job.problem_file, "kbench_problem");
     for (const char* name : {"Model", "get_inputs", "get_init_inputs"})
       if (!py::hasattr(problem, name))
