@@ -319,10 +319,11 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
   } catch (const Interrupted&) {
     // A job stopped by a deadline or Ctrl-C reports nothing: say here what it cost the others.
     const double blocked = LockHolderNames::instance().take_charged(name);
-    if (first_launch == false && (blocked >= 1 || (blame && blame->total_s() >= 1)))
+    const double waited = blame ? blame->waited_s() : 0.0;
+    if (blocked >= 1 || waited >= 1)
       std::fputs(fmt::format("kbench: stopped {} after {:.0f} s; other jobs waited {:.0f} s for the GPU lock while "
                              "it held it, it waited {:.0f} s\n",
-                             name, unix_now() - start, blocked, blame ? blame->total_s() : 0.0)
+                             name, unix_now() - start, blocked, waited)
                      .c_str(),
                  stderr);
     throw;

@@ -70,6 +70,7 @@ void LockBlame::poll(bool blocked, const std::vector<pid_t>& own) {
   last_ = blocked ? std::optional(now) : std::nullopt;
   if (!blocked || !since) return;
   const double seconds = std::chrono::duration<double>(now - *since).count();
+  waited_s_ += seconds;
   auto charge = [&](const std::filesystem::path& file, const char* queued) {
     bool charged = false;
     for (const auto& holder : flock_holders(file)) {
@@ -85,11 +86,9 @@ void LockBlame::poll(bool blocked, const std::vector<pid_t>& own) {
   if (!charge(lock_, nullptr)) charge(gate_, "queued to time");
 }
 
-double LockBlame::total_s() const {
+double LockBlame::waited_s() const {
   const std::lock_guard guard(mutex_);
-  double total = 0;
-  for (const auto& [name, seconds] : seconds_) total += seconds;
-  return total;
+  return waited_s_;
 }
 
 nlohmann::json LockBlame::json(std::size_t top) const {

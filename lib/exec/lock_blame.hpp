@@ -72,14 +72,15 @@ class LockBlame {
   void poll(bool blocked, const std::vector<pid_t>& own);
   // {holder: seconds}, the `top` largest (at least 0.1 s each); null when nothing was charged.
   [[nodiscard]] nlohmann::json json(std::size_t top = 5) const;
-  // All seconds charged, over every holder (a wait with two holders counts for both).
-  [[nodiscard]] double total_s() const;
+  // The seconds the job was seen blocked (each counted once, whoever held the lock).
+  [[nodiscard]] double waited_s() const;
 
  private:
   std::filesystem::path lock_, gate_;
   mutable std::mutex mutex_;
   std::optional<std::chrono::steady_clock::time_point> last_;
   std::map<std::string, double> seconds_;
+  double waited_s_ = 0;
 };
 
 }  // namespace kbench

@@ -85,7 +85,7 @@ TEST_CASE("a job's wait is charged to the named holder of the lock, not to the j
   CHECK(seconds > 0.4);
   CHECK(seconds < 0.8);
   CHECK(waited_on.size() == 1);
-  CHECK(blame.total_s() == Approx(seconds));
+  CHECK(blame.waited_s() == Approx(seconds));
   // What the holder's job cost the others, for its stop line: any role, read once.
   CHECK(LockHolderNames::instance().take_charged("02_softmax/slow") == 0);
   CHECK(LockHolderNames::instance().take_charged("02_softmax/slow.py") == Approx(seconds));
