@@ -146,12 +146,19 @@ nlohmann::json write_document(const std::filesystem::path& out, const std::strin
   return {{"bytes", bytes.size()}, {"sha256", to_hex(sha256(bytes))}};
 }
 
+// Shared again before the frame, after CPU work done with the lock let go: from the frame on,
+// the controller holds the lock for this worker while the driver tears its CUDA context down
+// (exec/worker_process.cpp), and it can take it only beside another shared holder, never while a
+// timer holds it. No-op without a lock (the CPU).
+void hold_for_teardown() { GpuLock::instance().hold(GpuLock::Mode::shared); }
+
 nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out, bool defer_baselines = false,
                                     bool short_baselines = false) {
   const EncodedReferenceWork work = run_reference_unit(job, defer_baselines, short_baselines);
   nlohmann::json message = {{"reference_work", write_document(out, work.full)},
                             {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
   if (!work.witness.is_null()) message["witness"] = work.witness;
+  hold_for_teardown();
   return message;
 }
 
@@ -177,6 +184,7 @@ nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement&
     // work, done with the GPU lock let go.
     GpuLock::instance().hold(GpuLock::Mode::none);
     message["commitment"] = write_document(placement.commit_out, encoded);
+    hold_for_teardown();
   }
   return message;
 }
@@ -378,6 +386,7 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     if (!result.memory) result.memory = MemoryUsage{};
     result.memory->judge = judge_memory;
   }
+  if (context && result.job.device.is_cuda()) hold_for_teardown();  // its CUDA context
   deliver(worker_message(result));
 }
 
