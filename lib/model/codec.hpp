@@ -50,7 +50,7 @@ std::string result_label(const nlohmann::json& json);
 struct JournalLine {
   std::size_t index = 0;
   std::string key;
-  std::string commit;  // the build that measured it (RunInfo::git_commit); "" in older journals
+  std::string commit;  // the build that measured it (RunInfo::git_commit); "unknown" in older journals
   nlohmann::json result;  // result_from_json() reads it once the key matched the plan
 };
 nlohmann::json journal_line_json(std::size_t index, const std::string& key, const JobResult& result,

@@ -226,7 +226,7 @@ JournalLine journal_line_from_json(const nlohmann::json& json, const std::string
   JournalLine line;
   line.index = j.count("index");
   line.key = j.text_or("key", "");
-  line.commit = j.text_or("commit", "");
+  line.commit = j.text_or("commit", "unknown");
   line.result = j.object("result");
   return line;
 }

@@ -222,7 +222,7 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
         JournalEntry entry;
         entry.index = index;
         entry.key = line.key;
-        entry.commit = line.commit.empty() ? "unknown" : line.commit;
+        entry.commit = line.commit;
         entry.result = read_result_json(line.result, where, jobs.empty() ? expected.device : jobs[0].device);
         pushed.push_back(std::move(entry));
         continue;
@@ -234,7 +234,7 @@ Journal Journal::resume(const std::filesystem::path& file, const JournalHeader& 
       JournalEntry entry;
       entry.index = index;
       entry.key = keys[index];
-      entry.commit = line.commit.empty() ? "unknown" : line.commit;
+      entry.commit = line.commit;
       entry.result = read_result_json(line.result, where, jobs[index].device);
       // The plan's Job carries what the results file does not (settings, sizes).
       const Device ran_on = entry.result.schedule ? entry.result.schedule->device : jobs[index].device;
