@@ -118,11 +118,7 @@ EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines, bo
     witness = {{"seeds", nlohmann::json::array()}, {"overhead_s", work.witness_overhead_s}};
     for (const auto& t : work.witness_sets) witness["seeds"].push_back(t.seed);
   }
-  EncodedReferenceWork encoded{encode_reference_work(work), encode_reference_work(work, /*blinded=*/true), witness};
-  // The encoding copied the last device data to the host: what is left (the files, their SHA-256,
-  // seconds for the gigabytes of a full-size problem) is CPU work, which no timer waits for.
-  GpuLock::instance().hold(GpuLock::Mode::none);
-  return encoded;
+  return {encode_reference_work(work), encode_reference_work(work, /*blinded=*/true), witness};
 }
 
 JobResult evaluate_against_reference(const Job& job, const std::string& encoded_work, Commitment* commitment) {

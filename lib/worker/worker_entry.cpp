@@ -146,19 +146,19 @@ nlohmann::json write_document(const std::filesystem::path& out, const std::strin
   return {{"bytes", bytes.size()}, {"sha256", to_hex(sha256(bytes))}};
 }
 
-// Shared again before the frame, after CPU work done with the lock let go: from the frame on,
-// the controller holds the lock for this worker while the driver tears its CUDA context down
-// (exec/worker_process.cpp), and it can take it only beside another shared holder, never while a
-// timer holds it. No-op without a lock (the CPU).
-void hold_for_teardown() { GpuLock::instance().hold(GpuLock::Mode::shared); }
+// CPU work on what is already on the host (writing and hashing gigabytes at full size, the
+// judge's comparisons) runs with the GPU lock let go, in a GpuLockScope(none): no timer waits for
+// it. The scope takes the lock back before the frame, since from the frame on the controller
+// holds it for this worker's CUDA teardown (exec/worker_process.cpp), which it can do only beside
+// another shared holder, never while a timer holds it.
 
 nlohmann::json write_reference_work(const Job& job, const std::filesystem::path& out, bool defer_baselines = false,
                                     bool short_baselines = false) {
   const EncodedReferenceWork work = run_reference_unit(job, defer_baselines, short_baselines);
+  const GpuLockScope cpu_work(GpuLock::Mode::none);  // the encoding copied the last device data
   nlohmann::json message = {{"reference_work", write_document(out, work.full)},
                             {"blinded_work", write_document(out.string() + ".blinded", work.blinded)}};
   if (!work.witness.is_null()) message["witness"] = work.witness;
-  hold_for_teardown();
   return message;
 }
 
@@ -180,11 +180,8 @@ nlohmann::json evaluate_with_reference_file(const Job& job, const UnitPlacement&
   nlohmann::json message = worker_message(evaluate_against_reference(job, bytes, &commitment));
   if (!placement.commit_out.empty()) {
     const std::string encoded = encode_commitment(commitment);
-    // The outputs are on the host now: writing and hashing them (seconds at full size) is CPU
-    // work, done with the GPU lock let go.
-    GpuLock::instance().hold(GpuLock::Mode::none);
+    const GpuLockScope cpu_work(GpuLock::Mode::none);  // the outputs are on the host now
     message["commitment"] = write_document(placement.commit_out, encoded);
-    hold_for_teardown();
   }
   return message;
 }
@@ -344,10 +341,9 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       Trial& first = work.trials.front();
       context->rebuild(first, nullptr);
       fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
-      // The judgement between the reference calls (full comparisons, Merkle proofs) is CPU
-      // work on host copies: the lock is held only around each call (25 and more, seconds on
-      // big problems; a waiting timer goes first between them, gpu_lock.hpp), not through it.
-      GpuLock::instance().hold(GpuLock::Mode::none);
+      // The lock is held only around each reference call (25 and more, seconds on big
+      // problems; a waiting timer goes first between them, gpu_lock.hpp), not through the
+      // judgement's CPU work between them (below).
       fresh_expected = [&fresh, memory](long long seed) {
         const GpuLockScope gpu(GpuLock::Mode::shared);
         try {
@@ -363,6 +359,8 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       };
     }
     setup_s = seconds_since(began);
+    // Full comparisons and Merkle proofs on host copies: CPU work (see above).
+    const GpuLockScope cpu_work(GpuLock::Mode::none);
     result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
                               reveals ? &*reveals : nullptr, fresh_expected);
     // Python, the verified inputs and, for fresh values, torch, the problem and its rebuild;
@@ -386,7 +384,6 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     if (!result.memory) result.memory = MemoryUsage{};
     result.memory->judge = judge_memory;
   }
-  if (context && result.job.device.is_cuda()) hold_for_teardown();  // its CUDA context
   deliver(worker_message(result));
 }
 
