@@ -260,9 +260,10 @@ WorkerLaunch job_launch(const Job& job, const std::filesystem::path& job_dir, co
   launch.holder_name = job.problem_id + "/" + job.candidate;
   if (!slot.gpu_lock.empty())
     launch.waiting = [lock = slot.gpu_lock, blame](const std::vector<pid_t>& pids) {
+      const auto states = flock_states({lock, gpu_lock_gate_file(lock)});
       // Waiting at the gate (behind another worker's timing) is waiting for the lock too.
-      const bool blocked = blocked_on_lock(pids, lock) || blocked_on_lock(pids, gpu_lock_gate_file(lock));
-      if (blame) blame->poll(blocked, pids);
+      const bool blocked = states[0].waited_by(pids) || states[1].waited_by(pids);
+      if (blame) blame->poll(blocked, pids, states[0], states[1]);
       return blocked;
     };
   return launch;
@@ -281,9 +282,7 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
   std::string cache_off;
   double start = unix_now();
   // What the job's processes waited on for the GPU lock (all of them: placed apart, three).
-  const auto blame = slot.gpu_lock.empty()
-                         ? nullptr
-                         : std::make_shared<LockBlame>(slot.gpu_lock, gpu_lock_gate_file(slot.gpu_lock));
+  const auto blame = slot.gpu_lock.empty() ? nullptr : std::make_shared<LockBlame>();
   // Holding a pre-started worker applies to the first process of the job.
   bool first_launch = true;
   const auto launch_in = [&](const std::filesystem::path& dir) {

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include "exec/lock_wait.hpp"
 
 namespace kbench {
 
@@ -60,10 +59,7 @@ double LockHolderNames::take_charged(const std::string& job) {
   return seconds;
 }
 
-LockBlame::LockBlame(std::filesystem::path lock, std::filesystem::path gate)
-    : lock_(std::move(lock)), gate_(std::move(gate)) {}
-
-void LockBlame::poll(bool blocked, const std::vector<pid_t>& own) {
+void LockBlame::poll(bool blocked, const std::vector<pid_t>& own, const FlockState& lock, const FlockState& gate) {
   const auto now = std::chrono::steady_clock::now();
   const std::lock_guard guard(mutex_);
   const auto since = last_;
@@ -71,9 +67,9 @@ void LockBlame::poll(bool blocked, const std::vector<pid_t>& own) {
   if (!blocked || !since) return;
   const double seconds = std::chrono::duration<double>(now - *since).count();
   waited_s_ += seconds;
-  auto charge = [&](const std::filesystem::path& file, const char* queued) {
+  auto charge = [&](const FlockState& file, const char* queued) {
     bool charged = false;
-    for (const auto& holder : flock_holders(file)) {
+    for (const auto& holder : file.holders) {
       if (std::find(own.begin(), own.end(), holder.pid) != own.end()) continue;
       const char* mode = queued ? queued : holder.exclusive ? "exclusive" : "shared";
       auto& names = LockHolderNames::instance();
@@ -83,7 +79,7 @@ void LockBlame::poll(bool blocked, const std::vector<pid_t>& own) {
     }
     return charged;
   };
-  if (!charge(lock_, nullptr)) charge(gate_, "queued to time");
+  if (!charge(lock, nullptr)) charge(gate, "queued to time");
 }
 
 double LockBlame::waited_s() const {

@@ -2,11 +2,10 @@
 // What a job waited on, when it waited for the per-GPU lock: the seconds it spent blocked while
 // each other holder held the lock, by name ("02_softmax/x.py (shared)"). A run slowed by lock
 // waits then names the job (and mode) it queued behind, also when that job is later killed and
-// reports nothing itself. Read from /proc/locks by the controller (lock_wait.hpp): nothing the
-// candidate's process says goes into it.
+// reports nothing itself. Holders and waits are read from /proc/locks by the controller
+// (lock_wait.hpp); only the phase in a holder's name is the worker's own word.
 #include <chrono>
 #include <deque>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -16,6 +15,8 @@
 #include <sys/types.h>
 
 #include <nlohmann/json.hpp>
+
+#include "exec/lock_wait.hpp"
 
 namespace kbench {
 
@@ -63,20 +64,19 @@ class NamedLockHolder {
 };
 
 // One job's waits: polled by the worker's watchdog (WorkerLaunch::waiting) with whether the job
-// is blocked now; each blocked interval is charged to the lock's holders at that moment (the
-// gate's, a timer queued ahead, when the lock itself has none). Thread-safe: the job's workers
-// may be polled from several threads.
+// is blocked now and the lock's and its gate's state as it read them (lock_wait.hpp); each
+// blocked interval is charged to the lock's holders at that moment (the gate's, a timer queued
+// ahead, when the lock itself has none), except `own` (the job's processes). Thread-safe: the
+// job's workers may be polled from several threads.
 class LockBlame {
  public:
-  explicit LockBlame(std::filesystem::path lock, std::filesystem::path gate);
-  void poll(bool blocked, const std::vector<pid_t>& own);
+  void poll(bool blocked, const std::vector<pid_t>& own, const FlockState& lock, const FlockState& gate);
   // {holder: seconds}, the `top` largest (at least 0.1 s each); null when nothing was charged.
   [[nodiscard]] nlohmann::json json(std::size_t top = 5) const;
   // The seconds the job was seen blocked (each counted once, whoever held the lock).
   [[nodiscard]] double waited_s() const;
 
  private:
-  std::filesystem::path lock_, gate_;
   mutable std::mutex mutex_;
   std::optional<std::chrono::steady_clock::time_point> last_;
   std::map<std::string, double> seconds_;

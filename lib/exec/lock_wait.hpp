@@ -9,14 +9,19 @@
 
 namespace kbench {
 
-// True when one of `pids` is blocked in flock() on `file`.
-bool blocked_on_lock(const std::vector<pid_t>& pids, const std::filesystem::path& file);
-
-// The processes holding a flock() on `file` now (/proc/locks names the process that took it).
+// A process holding a flock() (/proc/locks names the process that took it).
 struct FlockHolder {
   pid_t pid = 0;
   bool exclusive = false;
 };
-std::vector<FlockHolder> flock_holders(const std::filesystem::path& file);
+
+// A file's flock()s: who holds it and who waits for it.
+struct FlockState {
+  std::vector<FlockHolder> holders;
+  std::vector<pid_t> waiters;
+  [[nodiscard]] bool waited_by(const std::vector<pid_t>& pids) const;  // one of `pids` waits
+};
+// The state of each of `files`, from one read of /proc/locks (the watchdog polls it often).
+std::vector<FlockState> flock_states(const std::vector<std::filesystem::path>& files);
 
 }  // namespace kbench

@@ -35,6 +35,8 @@ void reap(pid_t pid) {
   waitpid(pid, &status, 0);
 }
 
+std::vector<FlockHolder> holders_of(const std::filesystem::path& file) { return flock_states({file})[0].holders; }
+
 bool eventually(const std::function<bool()>& seen) {
   for (int i = 0; i < 50; ++i) {
     if (seen()) return true;
@@ -45,21 +47,21 @@ bool eventually(const std::function<bool()>& seen) {
 
 }  // namespace
 
-TEST_CASE("flock_holders names the processes holding a file's flock and their mode") {
+TEST_CASE("flock_states names the processes holding a file's flock and their mode") {
   test::TempDir dir;
   const auto lock = dir.write("gpu.lock", "");
   const pid_t reader = child_locking(lock, LOCK_SH, 1.0);
-  REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
-  const auto holders = flock_holders(lock);
+  REQUIRE(eventually([&] { return !holders_of(lock).empty(); }));
+  const auto holders = holders_of(lock);
   REQUIRE(holders.size() == 1);
   CHECK(holders[0].pid == reader);
   CHECK_FALSE(holders[0].exclusive);
-  CHECK(flock_holders(dir.write("other.lock", "")).empty());
+  CHECK(holders_of(dir.write("other.lock", "")).empty());
   reap(reader);
-  CHECK(flock_holders(lock).empty());
+  CHECK(holders_of(lock).empty());
   const pid_t writer = child_locking(lock, LOCK_EX, 0.5);
-  REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
-  CHECK(flock_holders(lock)[0].exclusive);
+  REQUIRE(eventually([&] { return !holders_of(lock).empty(); }));
+  CHECK(holders_of(lock)[0].exclusive);
   reap(writer);
 }
 
@@ -69,13 +71,14 @@ TEST_CASE("a job's wait is charged to the named holder of the lock, not to the j
   const auto gate = dir.write("gpu.lock.gate", "");
   const pid_t holder = child_locking(lock, LOCK_SH, 1.2);
   const NamedLockHolder named(holder, "02_softmax/slow.py [judge]");
-  REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
+  REQUIRE(eventually([&] { return !holders_of(lock).empty(); }));
   const pid_t waiter = child_locking(lock, LOCK_EX, 0.0);
-  LockBlame blame(lock, gate);
+  LockBlame blame;
   const auto started = std::chrono::steady_clock::now();
   // The watchdog's polling, as run_worker_process does it (every 100 ms at most).
   while (std::chrono::steady_clock::now() - started < std::chrono::milliseconds(700)) {
-    blame.poll(blocked_on_lock({waiter}, lock), {waiter});
+    const auto states = flock_states({lock, gate});
+    blame.poll(states[0].waited_by({waiter}), {waiter}, states[0], states[1]);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   const auto waited_on = blame.json();
@@ -97,12 +100,15 @@ TEST_CASE("a job's wait is charged to the named holder of the lock, not to the j
 TEST_CASE("a job that never waited, or waited less than 0.1 s, charges nobody") {
   test::TempDir dir;
   const auto lock = dir.write("gpu.lock", "");
-  LockBlame blame(lock, dir.write("gpu.lock.gate", ""));
+  const auto gate = dir.write("gpu.lock.gate", "");
+  LockBlame blame;
   const pid_t holder = child_locking(lock, LOCK_EX, 0.5);
-  REQUIRE(eventually([&] { return !flock_holders(lock).empty(); }));
-  for (int i = 0; i < 5; ++i) blame.poll(false, {});
-  blame.poll(true, {});
-  blame.poll(true, {});  // microseconds apart
+  REQUIRE(eventually([&] { return !holders_of(lock).empty(); }));
+  const auto states = flock_states({lock, gate});
+  REQUIRE(states[0].holders.size() == 1);
+  for (int i = 0; i < 5; ++i) blame.poll(false, {}, states[0], states[1]);
+  blame.poll(true, {}, states[0], states[1]);
+  blame.poll(true, {}, states[0], states[1]);  // microseconds apart
   CHECK(blame.json().is_null());
   reap(holder);
 }

@@ -174,14 +174,14 @@ TEST_CASE("a process blocked in flock on the GPU lock is seen as waiting; the ho
   usleep(300000);
   const pid_t waiter = child_locking(0);
   bool seen = false;
-  for (int i = 0; i < 20 && !(seen = blocked_on_lock({waiter}, lock)); ++i) usleep(100000);
+  for (int i = 0; i < 20 && !(seen = flock_states({lock})[0].waited_by({waiter})); ++i) usleep(100000);
   CHECK(seen);
-  CHECK_FALSE(blocked_on_lock({holder}, lock));
-  CHECK_FALSE(blocked_on_lock({waiter}, dir.path() / "other.lock"));
+  CHECK_FALSE(flock_states({lock})[0].waited_by({holder}));
+  CHECK_FALSE(flock_states({dir.path() / "other.lock"})[0].waited_by({waiter}));
   int status = 0;
   waitpid(holder, &status, 0);
   waitpid(waiter, &status, 0);
-  CHECK_FALSE(blocked_on_lock({waiter}, lock));
+  CHECK_FALSE(flock_states({lock})[0].waited_by({waiter}));
 }
 
 TEST_CASE("a queue that grows while it runs: jobs pushed from on_result and from another thread all run, then close ends it") {
