@@ -319,10 +319,11 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
     // A job stopped by a deadline or Ctrl-C reports nothing: say here what it cost the others.
     const double blocked = LockHolderNames::instance().take_charged(name);
     const double waited = blame ? blame->waited_s() : 0.0;
-    if (blocked >= 1 || waited >= 1)
+    const std::string where = LockHolderNames::instance().whereabouts(name);
+    if (blocked >= 1 || waited >= 1 || !where.empty())
       std::fputs(fmt::format("kbench: stopped {} after {:.0f} s; other jobs waited {:.0f} s for the GPU lock while "
-                             "it held it, it waited {:.0f} s\n",
-                             name, unix_now() - start, blocked, waited)
+                             "it held it, it waited {:.0f} s{}{}\n",
+                             name, unix_now() - start, blocked, waited, where.empty() ? "" : "; its workers: ", where)
                      .c_str(),
                  stderr);
     throw;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace kbench {
 
 LockHolderNames& LockHolderNames::instance() {
@@ -13,20 +15,24 @@ LockHolderNames& LockHolderNames::instance() {
 
 void LockHolderNames::add(pid_t pid, std::string name) {
   const std::lock_guard guard(mutex_);
-  names_[pid] = Named{std::move(name), ""};
+  names_[pid] = Named{std::move(name), "", std::chrono::steady_clock::now()};
 }
 
 void LockHolderNames::set_phase(pid_t pid, std::string phase) {
   const std::lock_guard guard(mutex_);
   const auto found = names_.find(pid);
-  if (found != names_.end()) found->second.phase = std::move(phase);
+  if (found == names_.end() || found->second.phase == phase) return;
+  found->second.phase = std::move(phase);
+  found->second.phase_since = std::chrono::steady_clock::now();
 }
 
 void LockHolderNames::remove(pid_t pid) {
   const std::lock_guard guard(mutex_);
   const auto found = names_.find(pid);
   if (found == names_.end()) return;
-  ended_.emplace_back(pid, std::move(found->second.name));
+  found->second.phase_s_at_end =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - found->second.phase_since).count();
+  ended_.emplace_back(pid, std::move(found->second));
   if (ended_.size() > kEnded) ended_.pop_front();
   names_.erase(found);
 }
@@ -38,7 +44,7 @@ std::string LockHolderNames::name_of(pid_t pid) const {
   if (found != names_.end())
     return found->second.phase.empty() ? found->second.name : found->second.name + " in " + found->second.phase;
   for (auto ended = ended_.rbegin(); ended != ended_.rend(); ++ended)
-    if (ended->first == pid) return ended->second + " (exiting)";
+    if (ended->first == pid) return ended->second.name + " (exiting)";
   return "pid " + std::to_string(pid);
 }
 
@@ -57,6 +63,24 @@ double LockHolderNames::take_charged(const std::string& job) {
     it = ours ? charged_.erase(it) : std::next(it);
   }
   return seconds;
+}
+
+std::string LockHolderNames::whereabouts(const std::string& job) const {
+  const auto now = std::chrono::steady_clock::now();
+  const std::lock_guard guard(mutex_);
+  std::string said;
+  const auto say = [&](const Named& named, bool ended) {
+    if (named.phase.empty()) return;
+    if (named.name != job && named.name.rfind(job + " [", 0) != 0) return;
+    const std::string role = named.name == job ? "" : named.name.substr(job.size() + 1) + " ";
+    const double seconds =
+        ended ? named.phase_s_at_end : std::chrono::duration<double>(now - named.phase_since).count();
+    said += fmt::format("{}{}{} {} {} {:.0f} s", said.empty() ? "" : ", ", role, ended ? "ended in" : "in",
+                        named.phase, ended ? "after" : "for", seconds);
+  };
+  for (const auto& [pid, named] : names_) say(named, false);
+  for (const auto& [pid, named] : ended_) say(named, true);
+  return said;
 }
 
 void LockBlame::poll(bool blocked, const std::vector<pid_t>& own, const FlockState& lock, const FlockState& gate) {

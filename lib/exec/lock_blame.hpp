@@ -28,7 +28,8 @@ class LockHolderNames {
   void add(pid_t pid, std::string name);
   void remove(pid_t pid);
   // The worker's evaluation phase when it last took or changed its lock (its `lock` line,
-  // result_channel.hpp: the worker says it, so it is a diagnosis, not evidence); named after it.
+  // result_channel.hpp: the worker says it, so it is a diagnosis, not evidence), or started or
+  // ended an extension build or the candidate's import; named after it.
   void set_phase(pid_t pid, std::string phase);
   // "<name> in <phase>"; "pid N" when unknown; "<name> (exiting)" for a worker removed lately.
   [[nodiscard]] std::string name_of(pid_t pid) const;
@@ -37,16 +38,22 @@ class LockHolderNames {
   // The seconds charged to the workers named `job` or `job [role]`, forgotten once read: what
   // a job killed at a deadline cost the rest, said when it is stopped.
   double take_charged(const std::string& job);
+  // Where the job's workers were, running or lately ended: "[candidate] in extension_build for
+  // 180 s, [reference] ended in setup after 9 s"; empty when none said a phase. Said when a job is
+  // stopped at a deadline, which otherwise reports nothing of what it was doing.
+  [[nodiscard]] std::string whereabouts(const std::string& job) const;
 
  private:
   mutable std::mutex mutex_;
   struct Named {
     std::string name, phase;
+    std::chrono::steady_clock::time_point phase_since;
+    double phase_s_at_end = 0;  // set when the worker is removed
   };
   std::map<pid_t, Named> names_;
   // Workers removed lately, still holding the lock while their process exits (a CUDA context's
   // teardown); the last kEnded, so a long-lived service does not grow.
-  std::deque<std::pair<pid_t, std::string>> ended_;
+  std::deque<std::pair<pid_t, Named>> ended_;
   std::map<std::string, double> charged_;  // by worker name
   static constexpr std::size_t kEnded = 64;
 };

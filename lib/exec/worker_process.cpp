@@ -294,9 +294,13 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
         waited_before_run = waited;
       } else if (phase == kBuildPhase && !build_since) {
         build_since = now;
+        LockHolderNames::instance().set_phase(pid, "extension_build");
       } else if (phase == kBuildEndPhase && build_since) {
         built += now - *build_since;
         build_since.reset();
+        LockHolderNames::instance().set_phase(pid, "extension_build_done");
+      } else if (phase == kImportPhase) {
+        LockHolderNames::instance().set_phase(pid, "candidate_import");
       } else if (phase == kWitnessReadyPhase && witness_fd >= 0) {
         // Only inside a PID namespace does the tree keep every process the candidate starts
         // (orphans go to its init, not to this subreaper), so only there is the host's share of

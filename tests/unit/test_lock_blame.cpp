@@ -130,3 +130,23 @@ TEST_CASE("a worker's name outlives it briefly as exiting; this process is named
   names.remove(424244);
   CHECK(names.name_of(424244) == "c04_mlp_stack/m.py [judge] (exiting)");
 }
+
+TEST_CASE("a stopped job's workers say where they were: the phase and for how long, running or ended") {
+  auto& names = LockHolderNames::instance();
+  names.add(425001, "l1_08_cumsum/scan.py [reference]");
+  names.add(425002, "l1_08_cumsum/scan.py [candidate]");
+  names.add(425003, "l1_08_cumsum_other/scan.py [candidate]");  // another job with a longer name
+  CHECK(names.whereabouts("l1_08_cumsum/scan.py").empty());  // no phase said yet
+  names.set_phase(425001, "setup");
+  names.set_phase(425002, "extension_build");
+  names.set_phase(425003, "timing");
+  names.remove(425001);
+  const std::string said = names.whereabouts("l1_08_cumsum/scan.py");
+  CHECK(said == "[candidate] in extension_build for 0 s, [reference] ended in setup after 0 s");
+  // The same phase again keeps its start: the time in it is not reset by a repeated line.
+  names.set_phase(425002, "extension_build");
+  CHECK(names.whereabouts("l1_08_cumsum/scan.py").find("[candidate] in extension_build") == 0);
+  CHECK(names.whereabouts("l1_08_cumsum_other/scan.py") == "[candidate] in timing for 0 s");
+  names.remove(425002);
+  names.remove(425003);
+}
