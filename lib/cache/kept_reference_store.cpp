@@ -6,6 +6,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "core/file_bytes.hpp"
 #include "core/hmac_sha256.hpp"
 #include "model/codec.hpp"
 
@@ -16,12 +17,6 @@ namespace {
 // The artefact folders: the worker's private cache dirs (exec/sandbox.cpp) by their names there.
 constexpr const char* kArtefactDirs[] = {"inductor", "triton"};
 
-std::optional<std::string> file_bytes(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // Every regular file under `root`, by its path relative to `root`, with its SHA-256. Links are
 // not followed, nor kept: an artefact is a file the trusted worker wrote.
 std::map<std::string, std::string> hash_tree(const fs::path& root) {
@@ -30,7 +25,7 @@ std::map<std::string, std::string> hash_tree(const fs::path& root) {
   for (const auto& item : fs::recursive_directory_iterator(root)) {
     std::error_code error;
     if (item.is_symlink(error) || !item.is_regular_file(error)) continue;
-    if (const auto bytes = file_bytes(item.path()))
+    if (const auto bytes = read_file_bytes(item.path()))
       files[item.path().lexically_relative(root).string()] = to_hex(sha256(*bytes));
   }
   return files;
@@ -74,7 +69,7 @@ KeptReferenceKey KeptReferenceStore::key_for(const Job& job) {
     if (const auto known = problem_sha256_.find(file); known != problem_sha256_.end()) hash = known->second;
   }
   if (hash.empty()) {
-    const auto bytes = file_bytes(job.problem_file);
+    const auto bytes = read_file_bytes(job.problem_file);
     if (!bytes) throw std::runtime_error("cannot read the problem file " + file);
     hash = to_hex(sha256(*bytes));
     std::lock_guard lock(mutex_);

@@ -1,41 +1,50 @@
 #include "core/hmac_sha256.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/sha256_block.hpp"
+#include "core/sha256_compress.hpp"
 
 namespace kbench {
-namespace {
 
-void compress(std::uint32_t state[8], const std::uint8_t block[64]) {
-  std::uint32_t w[16];
-  for (int i = 0; i < 16; ++i)
-    w[i] = std::uint32_t(block[4 * i]) << 24 | std::uint32_t(block[4 * i + 1]) << 16 |
-           std::uint32_t(block[4 * i + 2]) << 8 | std::uint32_t(block[4 * i + 3]);
-  sha256_block::compress(state, w);
+Sha256::Sha256() { sha256_block::start(state_); }
+
+Sha256& Sha256::update(std::string_view data) {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(data.data());
+  std::size_t size = data.size();
+  total_bytes_ += size;
+  if (pending_bytes_ > 0) {
+    const std::size_t take = std::min(size, 64 - pending_bytes_);
+    std::memcpy(pending_ + pending_bytes_, bytes, take);
+    pending_bytes_ += take;
+    bytes += take;
+    size -= take;
+    if (pending_bytes_ < 64) return *this;
+    sha256_compress_blocks(state_, pending_, 1);
+    pending_bytes_ = 0;
+  }
+  sha256_compress_blocks(state_, bytes, size / 64);
+  std::memcpy(pending_, bytes + size / 64 * 64, size % 64);
+  pending_bytes_ = size % 64;
+  return *this;
 }
 
-}  // namespace
-
-Sha256Digest sha256(std::string_view data) {
-  std::uint32_t state[8];
-  sha256_block::start(state);
-  std::size_t offset = 0;
-  for (; offset + 64 <= data.size(); offset += 64)
-    compress(state, reinterpret_cast<const std::uint8_t*>(data.data()) + offset);
+Sha256Digest Sha256::finish() {
   // Padding: 0x80, zeros, then the bit length big-endian in the last 8 bytes.
   std::uint8_t tail[128] = {};
-  const std::size_t rest = data.size() - offset;
-  std::memcpy(tail, data.data() + offset, rest);
-  tail[rest] = 0x80;
-  const std::size_t tail_size = rest + 9 <= 64 ? 64 : 128;
-  const std::uint64_t bits = std::uint64_t(data.size()) * 8;
+  std::memcpy(tail, pending_, pending_bytes_);
+  tail[pending_bytes_] = 0x80;
+  const std::size_t tail_size = pending_bytes_ + 9 <= 64 ? 64 : 128;
+  const std::uint64_t bits = total_bytes_ * 8;
   for (int i = 0; i < 8; ++i) tail[tail_size - 1 - i] = std::uint8_t(bits >> (8 * i));
-  for (std::size_t block = 0; block < tail_size; block += 64) compress(state, tail + block);
+  sha256_compress_blocks(state_, tail, tail_size / 64);
   Sha256Digest digest;
-  sha256_block::finish(state, digest.data());
+  sha256_block::finish(state_, digest.data());
   return digest;
 }
+
+Sha256Digest sha256(std::string_view data) { return Sha256().update(data).finish(); }
 
 Sha256Digest hmac_sha256(std::string_view key, std::string_view message) {
   std::string block(64, '\0');

@@ -9,18 +9,26 @@
 namespace kbench {
 namespace {
 
-Sha256Digest leaf_hash(const std::uint8_t* data, std::size_t n, std::string& scratch) {
-  scratch.assign(1, '\0');
-  scratch.append(reinterpret_cast<const char*>(data), n);
-  return sha256(scratch);
+Sha256Digest leaf_hash(const std::uint8_t* data, std::size_t n) {
+  const std::uint8_t prefix = 0;
+  return Sha256().update(&prefix, 1).update(data, n).finish();
 }
 
 Sha256Digest node_hash(const Sha256Digest& left, const Sha256Digest& right) {
-  char joined[65];
-  joined[0] = '\1';
-  std::copy(left.begin(), left.end(), joined + 1);
-  std::copy(right.begin(), right.end(), joined + 33);
-  return sha256(std::string_view(joined, sizeof(joined)));
+  const std::uint8_t prefix = 1;
+  return Sha256().update(&prefix, 1).update(left.data(), left.size()).update(right.data(), right.size()).finish();
+}
+
+// `work(from, to)` over [0, count) on up to `threads` threads (chunks of at least 1024 items).
+template <typename Work>
+void in_parallel(std::size_t count, unsigned threads, const Work& work) {
+  threads = std::max(1u, std::min<unsigned>(threads, unsigned(count / 1024 + 1)));
+  if (threads == 1) return work(std::size_t{0}, count);
+  std::vector<std::thread> pool;
+  const std::size_t share = (count + threads - 1) / threads;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back(work, std::min(count, t * share), std::min(count, (t + 1) * share));
+  for (auto& worker : pool) worker.join();
 }
 
 }  // namespace
@@ -45,29 +53,22 @@ MerkleTree::MerkleTree(const std::uint8_t* data, std::size_t bytes, std::size_t 
     return;
   }
   std::vector<Sha256Digest> level(leaves_);
-  const auto hash_range = [&](std::size_t from, std::size_t to) {
-    std::string scratch;
+  in_parallel(leaves_, threads, [&](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < to; ++i) {
       const std::size_t offset = i * leaf_bytes;
-      level[i] = leaf_hash(data + offset, std::min(leaf_bytes, bytes - offset), scratch);
+      level[i] = leaf_hash(data + offset, std::min(leaf_bytes, bytes - offset));
     }
-  };
-  threads = std::max(1u, std::min<unsigned>(threads, unsigned(leaves_ / 1024 + 1)));
-  if (threads == 1) {
-    hash_range(0, leaves_);
-  } else {
-    std::vector<std::thread> pool;
-    const std::size_t share = (leaves_ + threads - 1) / threads;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back(hash_range, std::min(leaves_, t * share), std::min(leaves_, (t + 1) * share));
-    for (auto& worker : pool) worker.join();
-  }
+  });
   levels_.push_back(std::move(level));
+  // The levels above hold as many nodes again as the leaves: threaded too, or they would be
+  // most of a large tree's time.
   while (levels_.back().size() > 1) {
     const auto& below = levels_.back();
     std::vector<Sha256Digest> above((below.size() + 1) / 2);
-    for (std::size_t i = 0; i < above.size(); ++i)
-      above[i] = node_hash(below[2 * i], below[std::min(2 * i + 1, below.size() - 1)]);
+    in_parallel(above.size(), threads, [&](std::size_t from, std::size_t to) {
+      for (std::size_t i = from; i < to; ++i)
+        above[i] = node_hash(below[2 * i], below[std::min(2 * i + 1, below.size() - 1)]);
+    });
     levels_.push_back(std::move(above));
   }
 }
@@ -85,8 +86,7 @@ std::vector<Sha256Digest> MerkleTree::proof(std::size_t leaf) const {
 bool merkle_verify(const Sha256Digest& root, std::size_t leaves, std::size_t index, std::string_view leaf,
                    const std::vector<Sha256Digest>& proof) {
   if (index >= leaves || proof.size() != merkle_depth(leaves)) return false;
-  std::string scratch;
-  Sha256Digest at = leaf_hash(reinterpret_cast<const std::uint8_t*>(leaf.data()), leaf.size(), scratch);
+  Sha256Digest at = leaf_hash(reinterpret_cast<const std::uint8_t*>(leaf.data()), leaf.size());
   std::size_t width = leaves;
   for (const auto& sibling : proof) {
     // The last node of an odd level is paired with itself: its "sibling" must be itself.

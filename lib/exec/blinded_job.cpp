@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/file_bytes.hpp"
 #include "core/hmac_sha256.hpp"
 #include "exec/controller.hpp"
 #include "exec/result_channel.hpp"
@@ -17,8 +18,9 @@ namespace kbench {
 namespace {
 
 std::string read_all(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto bytes = read_file_bytes(file);
+  if (!bytes) throw std::runtime_error("cannot read " + file.string());
+  return std::move(*bytes);
 }
 
 void write_all_to(const std::filesystem::path& file, const std::string& bytes) {

@@ -8,10 +8,10 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <stdexcept>
 
+#include "core/file_bytes.hpp"
 #include "core/hmac_sha256.hpp"
 #include "core/error.hpp"
 #include "core/seconds_since.hpp"
@@ -126,12 +126,11 @@ void bind_channel(int result_fd, int witness_fd = -1) {
 
 // The whole of `file`, refused unless its SHA-256 is `sha256` (the digest its writer reported).
 std::string read_verified(const std::filesystem::path& file, const std::string& sha256_hex) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + file.string());
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (to_hex(sha256(bytes)) != sha256_hex)
+  const auto bytes = read_file_bytes(file);
+  if (!bytes) throw std::runtime_error("cannot read " + file.string());
+  if (to_hex(sha256(*bytes)) != sha256_hex)
     throw std::runtime_error(file.string() + " is not the one its SHA-256 names");
-  return bytes;
+  return std::move(*bytes);
 }
 
 // Written whole under a temporary name, then renamed; returns its size and SHA-256.
@@ -322,9 +321,9 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     apply_worker_message(nlohmann::json::parse(std::ifstream(placement.provisional)), provisional);
     std::optional<std::vector<CallReveal>> reveals;
     if (!placement.reveals.empty()) {
-      std::ifstream in(placement.reveals);
-      if (!in) throw std::runtime_error("cannot read " + placement.reveals.string());
-      reveals = decode_call_reveals(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+      const auto bytes = read_file_bytes(placement.reveals);
+      if (!bytes) throw std::runtime_error("cannot read " + placement.reveals.string());
+      reveals = decode_call_reveals(*bytes);
     }
     std::unique_ptr<FreshInputs> fresh;
     FreshExpected fresh_expected;
