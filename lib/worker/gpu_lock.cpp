@@ -116,4 +116,23 @@ bool GpuLock::yield_to_timer() {
   return true;
 }
 
+void SlicedSharedHold::before_step() {
+  const auto now = std::chrono::steady_clock::now();
+  if (!before_) before_ = lock_.mode();
+  if (lock_.mode() != GpuLock::Mode::shared) {
+    lock_.hold(GpuLock::Mode::shared);
+    since_ = std::chrono::steady_clock::now();
+    return;
+  }
+  if (now - since_ < slice_) return;
+  lock_.yield_to_timer();  // false (and kept) when nobody waits
+  since_ = std::chrono::steady_clock::now();
+}
+
+void SlicedSharedHold::release() {
+  if (!before_) return;
+  lock_.hold(*before_);
+  before_.reset();
+}
+
 }  // namespace kbench

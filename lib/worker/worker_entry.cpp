@@ -326,6 +326,7 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       reveals = decode_call_reveals(*bytes);
     }
     std::unique_ptr<FreshInputs> fresh;
+    SlicedSharedHold* reference_hold = nullptr;  // made beside the judgement (below)
     FreshExpected fresh_expected;
     if (work.fresh_calls && provisional.status == Status::ok) {
       // The reference model and the layout as the reference worker built them (the digests
@@ -340,14 +341,17 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       Trial& first = work.trials.front();
       context->rebuild(first, nullptr);
       fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
-      // The lock is held only around each reference call (25 and more, seconds on big
-      // problems; a waiting timer goes first between them, gpu_lock.hpp), not through the
-      // judgement's CPU work between them (below).
-      fresh_expected = [&fresh, memory](long long seed) {
-        const GpuLockScope gpu(GpuLock::Mode::shared);
+      // The lock is kept across the reference calls (one per committed call, 25 and more) and
+      // let go to a waiting timer once a slice has passed (gpu_lock.hpp: taken per call, each
+      // call queued behind every timer), then released after the last call: the judgement's
+      // CPU work after it runs without the lock (below).
+      const std::size_t calls = commitment.calls.size();
+      fresh_expected = [&fresh, memory, &reference_hold, calls, made = std::size_t{0}](long long seed) mutable {
+        reference_hold->before_step();
         try {
           std::vector<at::Tensor> outputs = fresh->expected_outputs(seed);
           for (auto& output : outputs) output = output.to(at::kCPU).contiguous();
+          if (++made >= calls) reference_hold->release();
           return outputs;
         } catch (const Verdict& verdict) {
           throw memory->explain(verdict, "judge");
@@ -360,6 +364,9 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     setup_s = seconds_since(began);
     // Full comparisons and Merkle proofs on host copies: CPU work (see above).
     const GpuLockScope cpu_work(GpuLock::Mode::none);
+    // Declared after cpu_work, so let go before it restores the lock for the frame.
+    SlicedSharedHold hold(std::chrono::milliseconds(250));
+    reference_hold = &hold;
     result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
                               reveals ? &*reveals : nullptr, fresh_expected);
     // Python, the verified inputs and, for fresh values, torch, the problem and its rebuild;

@@ -224,3 +224,39 @@ TEST_CASE("the observer hears every change of mode, once the mode is held, and n
   lock.hold(Mode::none);
   CHECK(heard == std::vector<Mode>{Mode::shared, Mode::exclusive, Mode::shared, Mode::none});
 }
+
+TEST_CASE("a sliced shared hold keeps the lock across steps and yields to a waiting timer only after its slice") {
+  test::TempDir dir;
+  const auto file = lock_with_gate(dir);
+  GpuLock judge(file), timer(file);
+  {
+    SlicedSharedHold hold(300ms, judge);
+    hold.before_step();
+    CHECK(judge.mode() == Mode::shared);
+    std::atomic<bool> timed{false};
+    std::thread timing = time_once(timer, timed);
+    std::this_thread::sleep_for(50ms);  // the timer now waits, holding the gate
+    // Steps inside the slice: the lock is kept, the timer still waits.
+    for (int step = 0; step < 5; ++step) {
+      hold.before_step();
+      CHECK(judge.mode() == Mode::shared);
+    }
+    CHECK_FALSE(timed);
+    CHECK(judge.yields() == 0);
+    std::this_thread::sleep_for(300ms);
+    hold.before_step();  // the slice is over: the timer goes first, then shared again
+    CHECK(timed);
+    CHECK(judge.yields() == 1);
+    CHECK(judge.mode() == Mode::shared);
+    timing.join();
+    // Nobody waits: a step after the slice keeps the lock without a yield.
+    std::this_thread::sleep_for(310ms);
+    hold.before_step();
+    CHECK(judge.yields() == 1);
+    hold.release();
+    CHECK(judge.mode() == Mode::none);  // the mode held before its first step
+    hold.before_step();                 // taken again after a release
+    CHECK(judge.mode() == Mode::shared);
+  }
+  CHECK(judge.mode() == Mode::none);  // and let go when it ends
+}
