@@ -79,6 +79,7 @@ std::optional<OpeningFault> check_opening(const OpenedOutput& opened, const std:
     return OpeningFault{fmt::format("an output of {} [{}], {} [{}] expected", opened.dtype, fmt::join(opened.sizes, ", "),
                                     c10::toString(expected.scalar_type()), fmt::join(expected.sizes(), ", "))};
   const at::Tensor flat = expected.reshape(-1).contiguous();
+  const auto host_options = flat.options().device(at::kCPU);  // the opened bytes are on the host
   const std::size_t element = flat.element_size();
   const std::size_t bytes = flat.nbytes();
   const std::size_t leaves = merkle_leaves(bytes);
@@ -115,9 +116,9 @@ std::optional<OpeningFault> check_opening(const OpenedOutput& opened, const std:
       offset += length;
     }
     if (whole && offset == std::size_t(opened.leaves.numel())) {
-      at::Tensor got = at::empty({int64_t(offset / element)}, flat.options());
+      at::Tensor got = at::empty({int64_t(offset / element)}, host_options);
       if (offset) std::memcpy(got.data_ptr(), leaf_bytes, offset);
-      if (compare_outputs({wanted.empty() ? got : at::cat(wanted)}, {got}, tolerance).ok) {
+      if (compare_outputs({wanted.empty() ? got : at::cat(wanted).to(at::kCPU)}, {got}, tolerance).ok) {
         if (elements_checked) *elements_checked = got.numel();
         return std::nullopt;
       }
@@ -134,9 +135,9 @@ std::optional<OpeningFault> check_opening(const OpenedOutput& opened, const std:
     if (!proves(k, leaf))
       return broken(fmt::format("leaf {} does not prove against the root committed before the reveal", positions[k]));
     const int64_t first = int64_t(start / element), count = int64_t(length / element);
-    at::Tensor got = at::empty({count}, flat.options());
+    at::Tensor got = at::empty({count}, host_options);
     std::memcpy(got.data_ptr(), leaf.data(), length);
-    const ComparisonResult cmp = compare_outputs({flat.narrow(0, first, count)}, {got}, tolerance);
+    const ComparisonResult cmp = compare_outputs({flat.narrow(0, first, count).to(at::kCPU)}, {got}, tolerance);
     checked += count;
     if (!cmp.ok) {
       if (elements_checked) *elements_checked = checked;

@@ -51,7 +51,8 @@ std::string commitment_line(long long call_index, int value_set, bool warmup, co
 std::string sample_digest(const std::vector<std::string>& lines);
 
 // The judge's side: the opened leaves of `opened` checked against its root and `positions`,
-// then their elements compared with `expected` (flat, on the host). nullopt when they match;
+// then their elements compared with `expected` (on any device: only the opened elements are
+// gathered there and copied to the host, not the whole output per call). nullopt when they match;
 // otherwise what is wrong, and `commitment_broken` says whether the opening itself is (not the
 // values).
 struct OpeningFault {

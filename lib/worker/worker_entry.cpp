@@ -342,17 +342,14 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       context->rebuild(first, nullptr);
       fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
       // The lock is kept across the reference calls (one per committed call, 25 and more) and
-      // let go to a waiting timer once a slice has passed (gpu_lock.hpp: taken per call, each
-      // call queued behind every timer), then released after the last call: the judgement's
-      // CPU work after it runs without the lock (below).
-      const std::size_t calls = commitment.calls.size();
-      fresh_expected = [&fresh, memory, &reference_hold, calls, made = std::size_t{0}](long long seed) mutable {
+      // the comparisons of their opened elements, which gather on the device; let go to a
+      // waiting timer once a slice has passed (gpu_lock.hpp: taken per call, each call queued
+      // behind every timer), and released when the judgement ends.
+      fresh_expected = [&fresh, memory, &reference_hold](long long seed) {
         reference_hold->before_step();
         try {
-          std::vector<at::Tensor> outputs = fresh->expected_outputs(seed);
-          for (auto& output : outputs) output = output.to(at::kCPU).contiguous();
-          if (++made >= calls) reference_hold->release();
-          return outputs;
+          // Left on the device: the judge copies only the opened elements (output_opening.hpp).
+          return fresh->expected_outputs(seed);
         } catch (const Verdict& verdict) {
           throw memory->explain(verdict, "judge");
         } catch (const std::exception& e) {  // c10::OutOfMemoryError, outside any Python call
@@ -362,7 +359,8 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       };
     }
     setup_s = seconds_since(began);
-    // Full comparisons and Merkle proofs on host copies: CPU work (see above).
+    // The trials' full comparisons, on host copies, come first: CPU work without the lock. The
+    // reference calls take it (above).
     const GpuLockScope cpu_work(GpuLock::Mode::none);
     // Declared after cpu_work, so let go before it restores the lock for the frame.
     SlicedSharedHold hold(std::chrono::milliseconds(250));
