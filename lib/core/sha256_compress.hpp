@@ -3,7 +3,7 @@
 // where it has them (x86 SHA-NI: ~6x the portable path's 260 MB/s per core). Every host digest
 // goes through here (core/hmac_sha256.cpp): reference work and commitments of GBs, and the
 // Merkle trees of every committed call's outputs, were hashed at the portable speed and
-// dominated a large-output job's CPU time (docs/integrity.md, "Cost").
+// dominated a large-output job's CPU time (benchmarks/hashing/README.md).
 #include <cstddef>
 #include <cstdint>
 
