@@ -3,7 +3,7 @@
 // (reference work, a candidate's commitment): a magic line, the JSON header's length, the
 // header, then the tensors' raw bytes. A tensor is written with the dtype as ATen's enum value
 // (checked against its name: the same binary reads what it wrote) and its shape; a *blinded*
-// tensor has the shape and dtype only and reads back poisoned (NaN, or the type's maximum).
+// tensor has the shape and dtype only and reads back on the meta device (no storage, no values).
 #include <ATen/core/Tensor.h>
 #include <nlohmann/json.hpp>
 
