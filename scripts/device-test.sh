@@ -3,7 +3,7 @@
 # smoke suite on CUDA, check its statuses, and print a short table last.
 # Usage: scripts/device-test.sh [OUTDIR]   (results and logs are written to OUTDIR, default /tmp)
 # KBENCH_DEVICE_STAGES selects stages (default: tests,smoke,timing,integrity,faults,overhead,bench;
-# also falsepos, buildcache, cudalaunch, honest, original, kbmemory (full-size KernelBench from KB_DIR,
+# also falsepos, buildcache, hashing, cudalaunch, honest, original, kbmemory (full-size KernelBench from KB_DIR,
 # default .kb: SUBSET=memory of benchmarks/kernelbench/aa_run.sh, docs/memory.md), keptaa (kept
 # reference work against the full protocol, A/A: benchmarks/kept_reference/aa.sh), python (the
 # `kbench` module over the smoke suite), throughput1 (issue #14's RL batch: the Evaluator with the
@@ -362,6 +362,12 @@ for mode in ${KBENCH_OVERHEAD_MODES:-on off}; do
   bash "$ROOT/benchmarks/harness_overhead/run.sh" "$BUILD/bin/kbench" "$OUTDIR/overhead-$mode" cuda ${KBENCH_OVERHEAD_N:-12} \
     -j 1 --prestart $mode 2>&1 | tail -6 | tee "$OUTDIR/overhead-$mode.txt" || status=1
 done
+fi
+
+if want hashing; then
+step "host hashing throughput on this machine's CPU: SHA-NI or portable, Merkle trees (benchmarks/hashing)"
+# Needs the kbench-hash-bench target (default targets, or add it to KBENCH_DEVICE_TARGETS).
+"$BUILD/bin/kbench-hash-bench" 256 2>&1 | tee "$OUTDIR/hashing.txt" || status=1
 fi
 
 if want buildcache; then
