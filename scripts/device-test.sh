@@ -461,8 +461,9 @@ done
 # The honest stage's tables, last: every honest row (status, checks, cost, share, flags), then
 # the original suite's speedups.
 for f in "$OUTDIR"/honest-false-positives*.txt "$OUTDIR"/original-false-positives*.txt "$OUTDIR"/original-triton-table*.txt; do [ -f "$f" ] && cat "$f"; done
-# Jobs a deadline stopped, with the GPU lock time the others lost to them (exec/lock_blame.hpp).
-cat "$OUTDIR"/honest-gpu*.txt "$OUTDIR"/original*.txt 2>/dev/null | grep "^kbench: stopped" | cut -c1-200
+# Jobs a deadline stopped: the GPU lock time the others lost to them, then where their workers
+# were (exec/lock_blame.hpp).
+cat "$OUTDIR"/honest-gpu*.txt "$OUTDIR"/original*.txt 2>/dev/null | grep "^kbench: stopped" | sed "s#^kbench: stopped ##; s#; its workers: #\n    #" | cut -c1-240
 [ -f "$OUTDIR/throughput.txt" ] && grep -E "GPU|slot|agree|DIFFER" "$OUTDIR/throughput.txt"
 [ -f "$OUTDIR/throughput1.txt" ] && cat "$OUTDIR/throughput1.txt"
 echo "device-test: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
