@@ -65,6 +65,12 @@ std::string witness_digest(const std::vector<CommittedTrial>& witness) {
 
 std::string encode_commitment(const Commitment& commitment) {
   std::string blob;
+  // The full outputs, reserved whole (GBs at full size; the calls' openings are KBs).
+  std::size_t values = 0;
+  for (const auto* list : {&commitment.trials, &commitment.witness})
+    for (const auto& t : *list)
+      for (const auto& o : t.outputs) values += o.nbytes();
+  blob.reserve(values);
   nlohmann::json trials = put_trials(commitment.trials, blob);
   nlohmann::json calls = nlohmann::json::array();
   for (const auto& c : commitment.calls) {

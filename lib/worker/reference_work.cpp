@@ -64,6 +64,19 @@ Trial get_trial(const nlohmann::json& j, const std::string& bytes, std::size_t b
 
 std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   std::string blob;
+  // Reserved whole: appended tensor by tensor, GBs at full size were copied again at each growth.
+  std::size_t values = 0;
+  const auto add = [&values](const Trial& t) {
+    for (const auto& e : t.expected) values += e.nbytes();
+  };
+  if (!blinded) {
+    for (const auto& t : work.trials) add(t);
+    if (!work.fresh_calls)
+      for (const auto& t : work.timing_sets) add(t);
+    if (work.recheck) add(*work.recheck);
+    for (const auto& t : work.witness_sets) add(t);
+  }
+  blob.reserve(values);
   nlohmann::json header = {{"version", kVersion}, {"blinded", blinded || work.blinded}};
   if (work.failure)
     header["failure"] = {{"status", to_string(work.failure->status)},

@@ -49,7 +49,11 @@ at::Tensor get_tensor(const nlohmann::json& header, const std::string& bytes, st
 
 std::string frame_document(const char* magic, const nlohmann::json& header, const std::string& blob) {
   const std::string text = header.dump();
-  return fmt::format("{}{}\n", magic, text.size()) + text + blob;
+  const std::string length = fmt::format("{}{}\n", magic, text.size());
+  std::string framed;
+  framed.reserve(length.size() + text.size() + blob.size());  // GBs at full size: one copy
+  framed.append(length).append(text).append(blob);
+  return framed;
 }
 
 std::pair<nlohmann::json, std::size_t> unframe_document(const char* magic, const std::string& bytes,
