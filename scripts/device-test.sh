@@ -56,6 +56,21 @@ shard=()
 [ -n "${KBENCH_HONEST_SHARD:-}" ] && shard=(--shard "$KBENCH_HONEST_SHARD")
 tag="${KBENCH_HONEST_SHARD:+-${KBENCH_HONEST_SHARD%/*}}"
 
+# KBENCH_DEVICE_EXT_CACHE=FILE: a previous call's OUTDIR/extensions.tgz (carried in an ignored
+# folder), unpacked into this machine's kbench cache before any run, so the CUDA candidates'
+# load_inline extensions are not built again with a cold nvcc on each fresh machine (an entry's
+# key names its sources, flags, torch and CUDA: docs/extensions.md). Every call packs the cache
+# back into OUTDIR/extensions.tgz (~1-3 MB per CUDA extension before compression).
+cache_root="${KBENCH_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}"
+if [ -n "${KBENCH_DEVICE_EXT_CACHE:-}" ] && [ -s "$KBENCH_DEVICE_EXT_CACHE" ]; then
+  mkdir -p "$cache_root" && tar xzf "$KBENCH_DEVICE_EXT_CACHE" -C "$cache_root" \
+    && echo "extension cache: $(ls "$cache_root/extensions" | wc -l) entries from $KBENCH_DEVICE_EXT_CACHE"
+fi
+pack_extension_cache() {
+  [ -d "$cache_root/extensions" ] && tar czf "$OUTDIR/extensions.tgz" -C "$cache_root" extensions \
+    && echo "extension cache packed: $(ls "$cache_root/extensions" | wc -l) entries, $(du -h "$OUTDIR/extensions.tgz" | cut -f1)"
+}
+
 step "environment"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader || true
 "$PYTHON" -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__, 'cuda', torch.version.cuda)"
@@ -435,6 +450,7 @@ else
 fi
 fi
 
+pack_extension_cache
 step "summary"
 printf '%-28s %s\n' "build" "${build_s} s"
 printf '%-28s %s\n' "ctest (rc)" "$ctest_rc in ${tests_s} s"
