@@ -7,6 +7,14 @@
 #include <fmt/format.h>
 
 namespace kbench {
+namespace {
+
+// `name` is the job's worker: named `job`, or `job [role]` when placed apart.
+bool worker_of(const std::string& name, const std::string& job) {
+  return name == job || name.rfind(job + " [", 0) == 0;
+}
+
+}  // namespace
 
 LockHolderNames& LockHolderNames::instance() {
   static LockHolderNames names;
@@ -58,7 +66,7 @@ double LockHolderNames::take_charged(const std::string& job) {
   const std::lock_guard guard(mutex_);
   double seconds = 0;
   for (auto it = charged_.begin(); it != charged_.end();) {
-    const bool ours = it->first == job || it->first.rfind(job + " [", 0) == 0;
+    const bool ours = worker_of(it->first, job);
     if (ours) seconds += it->second;
     it = ours ? charged_.erase(it) : std::next(it);
   }
@@ -71,7 +79,7 @@ std::string LockHolderNames::whereabouts(const std::string& job) const {
   std::string said;
   const auto say = [&](const Named& named, bool ended) {
     if (named.phase.empty()) return;
-    if (named.name != job && named.name.rfind(job + " [", 0) != 0) return;
+    if (!worker_of(named.name, job)) return;
     const std::string role = named.name == job ? "" : named.name.substr(job.size() + 1) + " ";
     const double seconds =
         ended ? named.phase_s_at_end : std::chrono::duration<double>(now - named.phase_since).count();
