@@ -71,6 +71,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) void compress_sha_ni(std::uint32_t s
   _mm_storeu_si128(reinterpret_cast<__m128i*>(state), _mm_blend_epi16(feba, dchg, 0xF0));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(state + 4), _mm_alignr_epi8(dchg, feba, 8));
 }
+
+bool cpu_has_sha_ni() { return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1"); }
 #endif
 
 using CompressFn = void (*)(std::uint32_t*, const std::uint8_t*, std::size_t);
@@ -80,7 +82,7 @@ CompressFn chosen() {
     const char* forced = std::getenv("KBENCH_SHA256");
     if (forced && std::strcmp(forced, "portable") == 0) return &sha256_compress_portable;
 #ifdef KBENCH_HAVE_SHA_NI_PATH
-    if (__builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1")) return &compress_sha_ni;
+    if (cpu_has_sha_ni()) return &compress_sha_ni;
 #endif
     return &sha256_compress_portable;
   }();
@@ -95,7 +97,7 @@ void sha256_compress_blocks(std::uint32_t state[8], const std::uint8_t* data, st
 
 bool sha256_compress_sha_ni(std::uint32_t state[8], const std::uint8_t* data, std::size_t blocks) {
 #ifdef KBENCH_HAVE_SHA_NI_PATH
-  if (__builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1")) {
+  if (cpu_has_sha_ni()) {
     compress_sha_ni(state, data, blocks);
     return true;
   }

@@ -1,6 +1,6 @@
 #pragma once
 // SHA-256's compression over whole 64-byte blocks on the host, with the CPU's SHA extensions
-// where it has them (x86 SHA-NI: ~6x the portable path's 260 MB/s per core). Every host digest
+// where it has them (x86 SHA-NI: ~4x the portable path's 260 MB/s per core). Every host digest
 // goes through here (core/hmac_sha256.cpp): reference work and commitments of GBs, and the
 // Merkle trees of every committed call's outputs, were hashed at the portable speed and
 // dominated a large-output job's CPU time (benchmarks/hashing/README.md).
