@@ -64,28 +64,29 @@ Trial get_trial(const nlohmann::json& j, const std::string& bytes, std::size_t b
 
 std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   std::string blob;
+  // With fresh values the judge runs the reference on each call's own inputs: the timing sets'
+  // expected outputs are never compared (judge.cpp), so even the full work leaves them out.
+  const bool timing_values = !blinded && !work.fresh_calls;
   // Reserved whole: appended tensor by tensor, GBs at full size were copied again at each growth.
-  std::size_t values = 0;
-  const auto add = [&values](const Trial& t) {
-    for (const auto& e : t.expected) values += e.nbytes();
+  std::size_t value_bytes = 0;
+  const auto add = [&value_bytes](const Trial& t) {
+    for (const auto& e : t.expected) value_bytes += e.nbytes();
   };
   if (!blinded) {
     for (const auto& t : work.trials) add(t);
-    if (!work.fresh_calls)
+    if (timing_values)
       for (const auto& t : work.timing_sets) add(t);
     if (work.recheck) add(*work.recheck);
     for (const auto& t : work.witness_sets) add(t);
   }
-  blob.reserve(values);
+  blob.reserve(value_bytes);
   nlohmann::json header = {{"version", kVersion}, {"blinded", blinded || work.blinded}};
   if (work.failure)
     header["failure"] = {{"status", to_string(work.failure->status)},
                          {"message", work.failure->message},
                          {"diagnostics", work.failure->diagnostics}};
   for (const auto* list : {&work.trials, &work.timing_sets}) {
-    // With fresh values the judge runs the reference on each call's own inputs: the timing
-    // sets' expected outputs are never compared (judge.cpp), so even the full work leaves them out.
-    const bool values = !blinded && !(list == &work.timing_sets && work.fresh_calls);
+    const bool values = list == &work.timing_sets ? timing_values : !blinded;
     nlohmann::json out = nlohmann::json::array();
     for (const auto& t : *list) out.push_back(put_trial(t, blob, !values));
     header[list == &work.trials ? "trials" : "timing_sets"] = out;
