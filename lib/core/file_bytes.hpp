@@ -9,5 +9,7 @@ namespace kbench {
 
 // The file's bytes; nullopt when it cannot be opened or read (errno says why).
 std::optional<std::string> read_file_bytes(const std::filesystem::path& file);
+// The same, or std::runtime_error "cannot read FILE: why".
+std::string read_file(const std::filesystem::path& file);
 
 }  // namespace kbench

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 
 #include "core/file_bytes.hpp"
 #include "core/hmac_sha256.hpp"
@@ -16,12 +15,6 @@
 
 namespace kbench {
 namespace {
-
-std::string read_all(const std::filesystem::path& file) {
-  auto bytes = read_file_bytes(file);
-  if (!bytes) throw std::runtime_error("cannot read " + file.string());
-  return std::move(*bytes);
-}
 
 void write_all_to(const std::filesystem::path& file, const std::string& bytes) {
   std::filesystem::create_directories(file.parent_path());
@@ -82,7 +75,7 @@ std::optional<JobResult> finish_placed_apart(
   const auto announced = message_of(referenced);
   if (!announced || !announced->contains("reference_work")) return std::nullopt;
   const auto work_file = job_dir / "reference.work";
-  const std::string full = read_all(work_file);
+  const std::string full = read_file(work_file);
   const std::string full_sha = (*announced)["reference_work"].value("sha256", "");
   const std::string blinded_sha = (*announced)["blinded_work"].value("sha256", "");
   if (to_hex(sha256(full)) != full_sha)

@@ -126,11 +126,10 @@ void bind_channel(int result_fd, int witness_fd = -1) {
 
 // The whole of `file`, refused unless its SHA-256 is `sha256` (the digest its writer reported).
 std::string read_verified(const std::filesystem::path& file, const std::string& sha256_hex) {
-  const auto bytes = read_file_bytes(file);
-  if (!bytes) throw std::runtime_error("cannot read " + file.string());
-  if (to_hex(sha256(*bytes)) != sha256_hex)
+  std::string bytes = read_file(file);
+  if (to_hex(sha256(bytes)) != sha256_hex)
     throw std::runtime_error(file.string() + " is not the one its SHA-256 names");
-  return std::move(*bytes);
+  return bytes;
 }
 
 // Written whole under a temporary name, then renamed; returns its size and SHA-256.
@@ -321,12 +320,9 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     apply_worker_message(nlohmann::json::parse(std::ifstream(placement.provisional)), provisional);
     std::optional<std::vector<CallReveal>> reveals;
     if (!placement.reveals.empty()) {
-      const auto bytes = read_file_bytes(placement.reveals);
-      if (!bytes) throw std::runtime_error("cannot read " + placement.reveals.string());
-      reveals = decode_call_reveals(*bytes);
+      reveals = decode_call_reveals(read_file(placement.reveals));
     }
     std::unique_ptr<FreshInputs> fresh;
-    SlicedSharedHold* reference_hold = nullptr;  // made beside the judgement (below)
     FreshExpected fresh_expected;
     if (work.fresh_calls && provisional.status == Status::ok) {
       // The reference model and the layout as the reference worker built them (the digests
@@ -341,12 +337,18 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       Trial& first = work.trials.front();
       context->rebuild(first, nullptr);
       fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
-      // The lock is kept across the reference calls (one per committed call, 25 and more) and
-      // the comparisons of their opened elements, which gather on the device; let go to a
-      // waiting timer once a slice has passed (gpu_lock.hpp: taken per call, each call queued
-      // behind every timer), and released when the judgement ends.
+    }
+    setup_s = seconds_since(began);
+    // The trials' full comparisons, on host copies, come first: CPU work without the lock.
+    const GpuLockScope cpu_work(GpuLock::Mode::none);
+    // The reference calls (one per committed call, 25 and more) and the comparisons of their
+    // opened elements, gathered on the device, keep the lock across calls; let go to a waiting
+    // timer once a slice has passed (gpu_lock.hpp: taken per call, each call queued behind every
+    // timer). Declared after cpu_work, so let go before it restores the lock for the frame.
+    SlicedSharedHold reference_hold(std::chrono::milliseconds(250));
+    if (fresh)
       fresh_expected = [&fresh, memory, &reference_hold](long long seed) {
-        reference_hold->before_step();
+        reference_hold.before_step();
         try {
           // Left on the device: the judge copies only the opened elements (output_opening.hpp).
           return fresh->expected_outputs(seed);
@@ -357,14 +359,6 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
           throw memory->explain(Verdict{Status::problem_error, e.what()}, "judge");
         }
       };
-    }
-    setup_s = seconds_since(began);
-    // The trials' full comparisons, on host copies, come first: CPU work without the lock. The
-    // reference calls take it (above).
-    const GpuLockScope cpu_work(GpuLock::Mode::none);
-    // Declared after cpu_work, so let go before it restores the lock for the frame.
-    SlicedSharedHold hold(std::chrono::milliseconds(250));
-    reference_hold = &hold;
     result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
                               reveals ? &*reveals : nullptr, fresh_expected);
     // Python, the verified inputs and, for fresh values, torch, the problem and its rebuild;
