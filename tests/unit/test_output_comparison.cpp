@@ -2,6 +2,7 @@
 #include <ATen/ATen.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "catch.hpp"
@@ -172,4 +173,39 @@ TEST_CASE("the one-element rule agrees with compare_outputs on every kind of val
       CHECK(floating_element_matches(e, a, kFp32) == compare_outputs({te}, {ta}, kFp32).ok);
       CHECK(compare_sampled(te, ta, 1024, kFp32).result.ok == compare_outputs({te}, {ta}, kFp32).ok);
     }
+}
+
+TEST_CASE("the host single pass reports what the chunked ATen comparison reports, field for field") {
+  // Values that exercise every branch: near and beyond tolerance, NaN and infinities on both
+  // sides, zeros under a relative error, in each dtype the single pass covers.
+  at::manual_seed(20261204);
+  const int64_t n = 5000;
+  at::Tensor expected = at::randn({n}, at::kDouble) * 10;
+  at::Tensor actual = expected + at::randn({n}, at::kDouble) * 2e-4;
+  expected.index_put_({at::indexing::Slice(0, 40)}, NAN);
+  actual.index_put_({at::indexing::Slice(20, 60)}, NAN);
+  expected.index_put_({at::indexing::Slice(100, 110)}, INFINITY);
+  actual.index_put_({at::indexing::Slice(105, 115)}, INFINITY);
+  actual.index_put_({at::indexing::Slice(200, 210)}, -INFINITY);
+  expected.index_put_({at::indexing::Slice(300, 320)}, 0.0);
+  for (const auto dtype : {at::kFloat, at::kDouble, at::kHalf, at::kBFloat16}) {
+    INFO(c10::toString(dtype));
+    const at::Tensor e = expected.to(dtype), a = actual.to(dtype);
+    for (const bool same : {false, true}) {
+      const at::Tensor got = same ? e.clone() : a;
+      unsetenv("KBENCH_COMPARISON");
+      const ComparisonResult pass = compare_outputs({e.view({50, 100})}, {got.view({50, 100})}, kFp32);
+      setenv("KBENCH_COMPARISON", "aten", 1);
+      const ComparisonResult chunks = compare_outputs({e.view({50, 100})}, {got.view({50, 100})}, kFp32);
+      unsetenv("KBENCH_COMPARISON");
+      CHECK(pass.ok == chunks.ok);
+      CHECK(pass.ok == same);
+      CHECK(pass.reason == chunks.reason);
+      CHECK(pass.output_index == chunks.output_index);
+      CHECK(pass.max_abs_error == chunks.max_abs_error);
+      CHECK(pass.max_rel_error == chunks.max_rel_error);
+      CHECK(pass.mismatched_fraction == chunks.mismatched_fraction);
+      CHECK(pass.first_bad_index == chunks.first_bad_index);
+    }
+  }
 }
