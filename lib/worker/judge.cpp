@@ -12,6 +12,7 @@
 #include "integrity/output_opening.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "integrity/integrity_monitor.hpp"
+#include "worker/phase_clock.hpp"
 #include "worker/problem_context.hpp"
 #include "worker/trial_judgement.hpp"
 #include "worker/verdict.hpp"
@@ -153,7 +154,9 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
   const Tolerance tolerance = job_tolerance(job);
   ErrorBounds bounds;
   try {
-    // In the order of the single pass: correctness trials, the timed calls, the recheck.
+    // In the order of the single pass: correctness trials, the timed calls, the recheck. Each
+    // step is a phase (diagnostics.judged.phases_s; a stopped job's line names the one it was in).
+    PhaseClock::instance().enter("judge_trials");
     for (const auto& trial : work.trials) judge_trial_outputs(trial, committed_for(commitment, trial).outputs, tolerance, bounds);
     const auto timed = provisional.timings.find("candidate");
     const bool calls_checked = IntegrityMonitor::enabled_for(job, "timed_call_check") && !work.timing_comparison_skipped;
@@ -166,9 +169,12 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
     std::vector<SampleReveal> trusted;
     if (reveals)
       for (const auto& r : *reveals) trusted.push_back({r.digest, r.seed});
+    PhaseClock::instance().enter("judge_calls");
     judge_calls(work, commitment, reveals ? trusted : commitment.reveals,
                 fresh_expected ? timed_expected : FreshExpected(), tolerance);
+    PhaseClock::instance().enter("judge_recheck");
     if (work.recheck) judge_trial_outputs(*work.recheck, committed_for(commitment, *work.recheck).outputs, tolerance, bounds);
+    PhaseClock::instance().enter("judge_witness");
     if (!work.witness_sets.empty()) {
       // Computed inside the controller's window: these outputs, and no others, were announced.
       if (commitment.witness.size() != work.witness_sets.size() || witness_digest(commitment.witness) != witness_sha256)
@@ -184,6 +190,7 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
         judge_trial_outputs(set, commitment.witness[i].outputs, tolerance, witness_bounds);
       }
     }
+    PhaseClock::instance().enter("judge_baselines");
     cross_check_baselines(job, work, provisional);
   } catch (const Verdict& verdict) {
     provisional.status = verdict.status;

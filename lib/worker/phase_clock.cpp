@@ -13,6 +13,7 @@ void PhaseClock::enter(const std::string& phase) {
   finish();
   current_ = phase;
   since_ = Clock::now();
+  if (observer_) observer_(current_);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // verdict thrown in the middle of a phase leaves its time with that phase. Wall-clock seconds,
 // GPU lock waits included (those are also reported alone, protocol.gpu_lock_wait_s).
 #include <chrono>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,9 @@ class PhaseClock {
   static PhaseClock& instance();  // the worker's one clock
 
   void enter(const std::string& phase);
+  // Called with each phase entered (the worker entry point announces it to the controller, so a
+  // stopped job's line names where each worker was: lock_blame.hpp).
+  void set_observer(std::function<void(const std::string&)> observer) { observer_ = std::move(observer); }
   void finish();  // closes the phase in progress
   [[nodiscard]] const std::string& current() const { return current_; }  // "" between phases
   // {phase: seconds}; a phase entered more than once is summed.
@@ -36,6 +40,7 @@ class PhaseClock {
   std::vector<double> nested_s_;  // per open step: the time of the steps nested in it
   std::string current_;
   Clock::time_point since_{};
+  std::function<void(const std::string&)> observer_;
 };
 
 // Times one step of the phase in progress, from construction to destruction. On CUDA, work

@@ -1,5 +1,6 @@
 #include "worker/worker_entry.hpp"
 
+#include <ATen/Parallel.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -100,6 +101,16 @@ bool evaluates_candidate(const UnitPlacement& placement) {
   return !placement.reference_baselines && placement.reference_out.empty();
 }
 
+void announce_lock_phase(GpuLock::Mode mode) {
+  const std::string& phase = PhaseClock::instance().current();
+  const char* name = mode == GpuLock::Mode::none ? "none" : mode == GpuLock::Mode::shared ? "shared" : "exclusive";
+  try {
+    announce_phase(std::string(kLockPrefix) + name + " " + (phase.empty() ? "setup" : phase));
+  } catch (const std::invalid_argument&) {
+    // A phase name the channel does not accept: the controller keeps the last one it had.
+  }
+}
+
 // Binds the channel to this process: close-on-exec so programs the candidate starts do not
 // inherit it, closed in forked children, and refused by deliver() from any other pid.
 void bind_channel(int result_fd, int witness_fd = -1) {
@@ -107,16 +118,10 @@ void bind_channel(int result_fd, int witness_fd = -1) {
   g_worker_pid = getpid();
   g_result_fd = result_fd;
   set_phase_channel(result_fd);
-  // Who holds the GPU lock, in which phase, for the waits the controller charges (lock_blame.hpp).
-  GpuLock::instance().set_observer([](GpuLock::Mode mode) {
-    const std::string& phase = PhaseClock::instance().current();
-    const char* name = mode == GpuLock::Mode::none ? "none" : mode == GpuLock::Mode::shared ? "shared" : "exclusive";
-    try {
-      announce_phase(std::string(kLockPrefix) + name + " " + (phase.empty() ? "setup" : phase));
-    } catch (const std::invalid_argument&) {
-      // A phase name the channel does not accept: the controller keeps the last one it had.
-    }
-  });
+  // Who holds the GPU lock, in which phase, for the waits the controller charges and the
+  // whereabouts of a stopped job's workers (lock_blame.hpp): on each lock change and each phase.
+  GpuLock::instance().set_observer(announce_lock_phase);
+  PhaseClock::instance().set_observer([](const std::string&) { announce_lock_phase(GpuLock::instance().mode()); });
   if (witness_fd >= 0) {
     fcntl(witness_fd, F_SETFD, FD_CLOEXEC);
     set_witness_channel(witness_fd);
@@ -308,11 +313,17 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
   // Where the judge's time goes (the cost of #20's judge: its start against its checks).
   const auto began = std::chrono::steady_clock::now();
   double setup_s = 0;
+  PhaseClock::instance().enter("judge_setup");
   try {
     result.job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
     // The interpreter (Trial holds Python handles); torch and the problem only where the calls
     // had fresh values, whose expected outputs are computed here.
     start_python();
+    // Its CPU work is the harness's own (decoding, hashing, comparisons on host copies), never
+    // timed: one intra-op thread, since on a CUDA host every job's judge, reference and candidate
+    // workers share the cores and OpenMP pools of all cores each slow each other down. A CPU
+    // job's fresh-valued reference calls keep torch's threads.
+    if (result.job.device.is_cuda()) at::set_num_threads(1);
     ReferenceWork work = decode_reference_work(read_verified(placement.reference_in, placement.reference_sha256));
     const Commitment commitment = decode_commitment(read_verified(placement.commit_in, placement.commit_sha256));
     JobResult provisional;
@@ -365,6 +376,8 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     // then the judgement itself (its reference calls are in fresh_values.reference_s).
     result.diagnostics["judged"]["setup_s"] = setup_s;
     result.diagnostics["judged"]["judge_s"] = seconds_since(began) - setup_s;
+    PhaseClock::instance().finish();
+    result.diagnostics["judged"]["phases_s"] = PhaseClock::instance().json();
   } catch (const Verdict& failed) {  // the problem, rebuilt here for fresh values, failed
     const Verdict verdict = memory ? memory->explain(failed, "judge") : failed;
     result.status = verdict.status;
