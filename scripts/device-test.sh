@@ -383,6 +383,8 @@ if want hashing; then
 step "host hashing throughput on this machine's CPU: SHA-NI or portable, Merkle trees (benchmarks/hashing)"
 # Needs the kbench-hash-bench target (default targets, or add it to KBENCH_DEVICE_TARGETS).
 "$BUILD/bin/kbench-hash-bench" 256 2>&1 | tee "$OUTDIR/hashing.txt" || status=1
+# And the host output comparison (kbench-compare-bench; benchmarks/comparison), when built.
+[ -x "$BUILD/bin/kbench-compare-bench" ] && { "$BUILD/bin/kbench-compare-bench" 64 2>&1 | tee "$OUTDIR/comparison.txt" || status=1; }
 fi
 
 if want buildcache; then
