@@ -324,8 +324,15 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     // workers share the cores and OpenMP pools of all cores each slow each other down. A CPU
     // job's fresh-valued reference calls keep torch's threads.
     if (result.job.device.is_cuda()) at::set_num_threads(1);
-    ReferenceWork work = decode_reference_work(read_verified(placement.reference_in, placement.reference_sha256));
-    const Commitment commitment = decode_commitment(read_verified(placement.commit_in, placement.commit_sha256));
+    // Its setup in steps (judged.steps_s): at full size the files are GBs, read and hashed whole.
+    ReferenceWork work = [&] {
+      const PhaseStep step("read_reference_work");
+      return decode_reference_work(read_verified(placement.reference_in, placement.reference_sha256));
+    }();
+    const Commitment commitment = [&] {
+      const PhaseStep step("read_commitment");
+      return decode_commitment(read_verified(placement.commit_in, placement.commit_sha256));
+    }();
     JobResult provisional;
     provisional.job = result.job;
     apply_worker_message(nlohmann::json::parse(std::ifstream(placement.provisional)), provisional);
@@ -338,15 +345,25 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     if (work.fresh_calls && provisional.status == Status::ok) {
       // The reference model and the layout as the reference worker built them (the digests
       // checked), then the reference once per committed call.
-      context = std::make_unique<ProblemContext>(result.job);
+      {
+        const PhaseStep step("problem_context");
+        context = std::make_unique<ProblemContext>(result.job);
+      }
       if (result.job.device.is_cuda()) {
         install_gpu_lock_drain(result.job.device);  // a yield leaves none of its kernels running
+        const PhaseStep step("gpu_lock");
         GpuLock::instance().hold(GpuLock::Mode::shared);
       }
-      memory = &context->memory();  // under the GPU lock: it makes the CUDA context
-      judge_memory = admit_judge(*memory, work);
+      {
+        const PhaseStep step("device_memory");
+        memory = &context->memory();  // under the GPU lock: it makes the CUDA context
+        judge_memory = admit_judge(*memory, work);
+      }
       Trial& first = work.trials.front();
-      context->rebuild(first, nullptr);
+      {
+        const PhaseStep step("rebuild");
+        context->rebuild(first, nullptr);
+      }
       fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
     }
     setup_s = seconds_since(began);
@@ -378,6 +395,7 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     result.diagnostics["judged"]["judge_s"] = seconds_since(began) - setup_s;
     PhaseClock::instance().finish();
     result.diagnostics["judged"]["phases_s"] = PhaseClock::instance().json();
+    result.diagnostics["judged"]["steps_s"] = PhaseClock::instance().steps_json();
   } catch (const Verdict& failed) {  // the problem, rebuilt here for fresh values, failed
     const Verdict verdict = memory ? memory->explain(failed, "judge") : failed;
     result.status = verdict.status;
