@@ -1,7 +1,9 @@
 // The worker's phase clock (lib/worker/phase_clock.hpp): phases summed by name, and the steps
 // inside them keyed "phase.step", so a long phase can be taken apart without changing it.
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "catch.hpp"
 #include "worker/phase_clock.hpp"
@@ -67,4 +69,21 @@ TEST_CASE("a step outside any phase keeps its own name") {
   clock.finish();
   { PhaseStep step("startup_probe"); }
   CHECK(clock.steps_json().contains("startup_probe"));
+}
+
+TEST_CASE("the observer hears each phase entered, as current() then says it") {
+  PhaseClock& clock = PhaseClock::instance();
+  std::vector<std::string> heard;
+  clock.set_observer([&](const std::string& phase) {
+    CHECK(clock.current() == phase);  // said after the switch, so a lock line names the new phase
+    heard.push_back(phase);
+  });
+  clock.enter("judge_setup");
+  clock.enter("judge_trials");
+  clock.enter("judge_trials");
+  clock.finish();  // closing a phase enters none: nothing to say
+  clock.set_observer(nullptr);
+  clock.enter("judge_calls");  // no observer: nothing heard
+  clock.finish();
+  CHECK(heard == std::vector<std::string>{"judge_setup", "judge_trials", "judge_trials"});
 }
