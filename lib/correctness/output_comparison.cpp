@@ -73,30 +73,31 @@ std::optional<HostPass> host_single_pass(const at::Tensor& e, const at::Tensor& 
   }
 }
 
+// Output `index` failed, for `reason`.
+ComparisonResult failed(ComparisonResult r, int index, const std::string& reason) {
+  r.ok = false;
+  r.output_index = index;
+  r.reason = fmt::format("output {}: {}", index, reason);
+  return r;
+}
+
 // The failing output's result: how many of its elements differ, and the first of them.
 ComparisonResult mismatch(ComparisonResult r, int64_t bad_count, const at::Tensor& e, const at::Tensor& a,
                           const Tolerance& tolerance, int index) {
-  r.ok = false;
-  r.output_index = index;
   r.mismatched_fraction = double(bad_count) / double(e.numel());
   const auto flat = r.first_bad_index;
-  r.reason = fmt::format(
-      "output {}: {} of {} elements differ (max abs err {:.3g}, max rel err {:.3g}; first at flat index {}: "
-      "expected {:.6g}, got {:.6g}; atol {:g}, rtol {:g})",
-      index, bad_count, e.numel(), r.max_abs_error, r.max_rel_error, flat, e[flat].to(at::kDouble).item<double>(),
-      a[flat].to(at::kDouble).item<double>(), tolerance.atol, tolerance.rtol);
-  return r;
+  return failed(r, index,
+                fmt::format("{} of {} elements differ (max abs err {:.3g}, max rel err {:.3g}; first at flat index {}: "
+                            "expected {:.6g}, got {:.6g}; atol {:g}, rtol {:g})",
+                            bad_count, e.numel(), r.max_abs_error, r.max_rel_error, flat,
+                            e[flat].to(at::kDouble).item<double>(), a[flat].to(at::kDouble).item<double>(),
+                            tolerance.atol, tolerance.rtol));
 }
 
 ComparisonResult compare_one(const at::Tensor& expected, const at::Tensor& actual,
                              const Tolerance& tolerance, int index) {
   ComparisonResult r;
-  auto fail = [&](std::string reason) {
-    r.ok = false;
-    r.output_index = index;
-    r.reason = fmt::format("output {}: {}", index, reason);
-    return r;
-  };
+  auto fail = [&](const std::string& reason) { return failed(r, index, reason); };
   if (expected.scalar_type() != actual.scalar_type())
     return fail(fmt::format("dtype {} expected, got {}", dtype_of(expected), dtype_of(actual)));
   if (!expected.sizes().equals(actual.sizes()))
