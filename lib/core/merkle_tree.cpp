@@ -44,6 +44,14 @@ std::size_t merkle_depth(std::size_t leaves) {
   return depth;
 }
 
+std::vector<std::size_t> merkle_proof_nodes(std::size_t leaves, std::size_t leaf) {
+  if (leaf >= leaves) throw std::out_of_range("no such Merkle leaf");
+  std::vector<std::size_t> nodes;
+  for (std::size_t level_start = 0, n = leaves; n > 1; level_start += n, n = (n + 1) / 2, leaf /= 2)
+    nodes.push_back(level_start + std::min(leaf ^ 1, n - 1));
+  return nodes;
+}
+
 Sha256Digest merkle_empty_root() { return sha256(std::string_view("\2", 1)); }
 
 MerkleTree::MerkleTree(const std::uint8_t* data, std::size_t bytes, std::size_t leaf_bytes, unsigned threads)

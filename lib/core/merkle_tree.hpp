@@ -38,6 +38,10 @@ class MerkleTree {
 std::size_t merkle_leaves(std::size_t bytes, std::size_t leaf_bytes = kMerkleLeafBytes);
 // Digests in every proof of a tree of `leaves` leaves.
 std::size_t merkle_depth(std::size_t leaves);
+// Where `leaf`'s proof lies when every level's digests are laid out one after another, leaves
+// first (as the GPU kernels build the tree, integrity/tensor_merkle.hpp): MerkleTree::proof's
+// digests, as node numbers in that layout.
+std::vector<std::size_t> merkle_proof_nodes(std::size_t leaves, std::size_t leaf);
 Sha256Digest merkle_empty_root();
 // True when `leaf` (its bytes) at position `index` of a tree of `leaves` leaves, with `proof`,
 // hashes up to `root`.

@@ -11,18 +11,36 @@
 #include "integrity/tensor_merkle.hpp"
 
 namespace kbench {
+namespace {
+
+// ":dtype:sizes:root" per output, and the line's end.
+std::string roots_text(const std::vector<OpenedOutput>& outputs) {
+  std::string text;
+  for (const auto& o : outputs) text += fmt::format(":{}:{}:{}", o.dtype, fmt::join(o.sizes, "x"), to_hex(o.root));
+  return text + "\n";
+}
+
+CommittedOutput commit_copy(const at::Tensor& copy) {
+  OpenedOutput opened;
+  opened.dtype = c10::toString(copy.scalar_type());
+  opened.sizes = copy.sizes().vec();
+  TensorMerkleTree tree(copy);
+  opened.root = tree.root();
+  return {std::move(tree), std::move(opened)};
+}
+
+}  // namespace
+
 CommittedOutput commit_output(const at::Tensor& output) {
-  at::Tensor t = output.detach();
+  const at::Tensor t = output.detach();
   // Our own copy: the output is poisoned right after its check, and a CPU output's contiguous()
   // may be the output itself.
-  at::Tensor host = t.is_cpu() ? t.contiguous().clone() : t.to(at::kCPU).contiguous();
-  MerkleTree tree(static_cast<const std::uint8_t*>(host.data_ptr()), host.nbytes(), kMerkleLeafBytes,
-                  merkle_hash_threads(host.nbytes()));
-  OpenedOutput opened;
-  opened.dtype = c10::toString(host.scalar_type());
-  opened.sizes = host.sizes().vec();
-  opened.root = tree.root();
-  return {std::move(host), std::move(tree), std::move(opened)};
+  return commit_copy(t.is_cpu() ? t.contiguous().clone() : t.to(at::kCPU).contiguous());
+}
+
+CommittedOutput commit_output_in_place(const at::Tensor& output) {
+  // Our own copy where the output is: the candidate may write the same buffer on its next call.
+  return commit_copy(output.detach().clone(at::MemoryFormat::Contiguous));
 }
 
 std::vector<std::size_t> opening_positions(std::uint64_t seed, std::size_t call_in_sample, std::size_t output,
@@ -38,31 +56,20 @@ std::vector<std::size_t> opening_positions(std::uint64_t seed, std::size_t call_
 }
 
 void open_output(CommittedOutput& committed, const std::vector<std::size_t>& positions) {
-  const std::size_t bytes = committed.host.nbytes();
-  const auto* data = static_cast<const std::uint8_t*>(committed.host.data_ptr());
-  const std::size_t depth = merkle_depth(committed.tree.leaves());
   std::vector<int64_t> where(positions.begin(), positions.end());
-  std::string leaves;
-  at::Tensor proofs = at::empty({int64_t(positions.size()), int64_t(depth), 32}, at::kByte);
-  auto* proof_out = proofs.data_ptr<std::uint8_t>();
-  for (std::size_t k = 0; k < positions.size(); ++k) {
-    const std::size_t offset = positions[k] * kMerkleLeafBytes;
-    leaves.append(reinterpret_cast<const char*>(data + offset), std::min(kMerkleLeafBytes, bytes - offset));
-    const auto path = committed.tree.proof(positions[k]);
-    for (std::size_t d = 0; d < depth; ++d) std::memcpy(proof_out + (k * depth + d) * 32, path[d].data(), 32);
-  }
+  committed.tree.open(positions, committed.opened.leaves, committed.opened.proofs);
   committed.opened.positions = at::tensor(where, at::kLong);
-  committed.opened.leaves = at::empty({int64_t(leaves.size())}, at::kByte);
-  if (!leaves.empty()) std::memcpy(committed.opened.leaves.data_ptr(), leaves.data(), leaves.size());
-  committed.opened.proofs = proofs;
 }
 
 std::string commitment_line(long long call_index, int value_set, bool warmup, const std::vector<OpenedOutput>& outputs,
                             int fresh_reveal) {
   std::string line = fmt::format("{}:{}:{}", call_index, value_set, warmup ? 1 : 0);
   if (fresh_reveal >= 0) line += fmt::format(":f{}", fresh_reveal);
-  for (const auto& o : outputs) line += fmt::format(":{}:{}:{}", o.dtype, fmt::join(o.sizes, "x"), to_hex(o.root));
-  return line + "\n";
+  return line + roots_text(outputs);
+}
+
+std::string witness_call_line(long long call_index, long long seed, const std::vector<OpenedOutput>& outputs) {
+  return fmt::format("w{}:{}", call_index, seed) + roots_text(outputs);
 }
 
 std::string sample_digest(const std::vector<std::string>& lines) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/merkle_tree.hpp"
+#include "integrity/tensor_merkle.hpp"
 #include "model/tolerance.hpp"
 
 namespace kbench {
@@ -28,13 +29,16 @@ struct OpenedOutput {
   at::Tensor proofs;           // uint8 [positions, depth, 32]
 };
 
-// An output copied to the host and hashed, kept until its sample is revealed.
+// An output hashed, kept (its tree holds this process's own copy) until its sample is revealed.
 struct CommittedOutput {
-  at::Tensor host;  // contiguous, on the CPU, this process's own copy
-  MerkleTree tree;
+  TensorMerkleTree tree;
   OpenedOutput opened;  // dtype, sizes and root filled in
 };
+// Copied to the host and hashed there: a sampled call's, outside the timed interval.
 CommittedOutput commit_output(const at::Tensor& output);
+// Copied and hashed where it is (on a GPU by the Merkle kernels): a timing witness call's, inside
+// the controller's window, where a host copy of the whole would cost more than the calls.
+CommittedOutput commit_output_in_place(const at::Tensor& output);
 
 // The leaves opened for output `output` of call `call_in_sample` (the call's place in its
 // sample) under the reveal `seed`: every leaf of an output of at most `count` leaves, else
@@ -47,6 +51,9 @@ void open_output(CommittedOutput& committed, const std::vector<std::size_t>& pos
 // reveal whose seed its fresh values came from (exec/call_reveal.hpp), bound with the roots.
 std::string commitment_line(long long call_index, int value_set, bool warmup, const std::vector<OpenedOutput>& outputs,
                             int fresh_reveal = -1);
+// The line of one timing witness call (exec/timing_witness.hpp): its number and seed, then its
+// outputs as in commitment_line; a leading "w" keeps it apart from any call's line.
+std::string witness_call_line(long long call_index, long long seed, const std::vector<OpenedOutput>& outputs);
 // SHA-256 (hex) of a sample's lines, in order: what `reveal` announces.
 std::string sample_digest(const std::vector<std::string>& lines);
 

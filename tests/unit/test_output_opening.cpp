@@ -114,3 +114,27 @@ TEST_CASE("the first fault in leaf order is named, as leaf by leaf: a wrong valu
   CHECK(broken->commitment_broken);
   CHECK(broken->what.find("leaf 40") != std::string::npos);
 }
+
+TEST_CASE("committed where it is or on the host: one root, the same openings, a short last leaf included") {
+  // 1000 float32: 15 whole leaves and one of 160 bytes; 64 * 3000: 3000 leaves, 1024 drawn.
+  for (int64_t n : {int64_t(1000), int64_t(64 * 3000)}) {
+    const at::Tensor want = at::arange(n, at::kFloat).mul_(0.25);
+    CommittedOutput host = commit_output(want);
+    CommittedOutput in_place = commit_output_in_place(want);
+    CHECK(host.opened.root == in_place.opened.root);
+    CHECK(host.opened.root == tensor_merkle_root(want));
+    auto positions = opening_positions(99, 1, 0, host.tree.leaves(), 1024);
+    positions.push_back(host.tree.leaves() - 1);  // the last leaf, short for n = 1000
+    open_output(host, positions);
+    open_output(in_place, positions);
+    CHECK(at::equal(host.opened.leaves, in_place.opened.leaves));
+    CHECK(at::equal(host.opened.proofs, in_place.opened.proofs));
+    CHECK_FALSE(check_opening(in_place.opened, positions, want, kTolerance));
+  }
+  // The copy is the tree's own: writing the output after the commit changes nothing opened.
+  at::Tensor output = at::ones({64 * 4}, at::kFloat);
+  CommittedOutput committed = commit_output_in_place(output);
+  output.fill_(7);
+  open_output(committed, {0, 1, 2, 3});
+  CHECK_FALSE(check_opening(committed.opened, {0, 1, 2, 3}, at::ones({64 * 4}, at::kFloat), kTolerance));
+}
