@@ -107,6 +107,8 @@ std::optional<JobResult> finish_placed_apart(
                               {"candidate_worker_s", candidate_outcome.wall_s}};
   if (candidate_outcome.witness)
     isolation["witness"] = {{"calls", witness.at("seeds").size()},
+                            {"groups", std::count_if(candidate_outcome.reveals.begin(), candidate_outcome.reveals.end(),
+                                                     [](const CallReveal& r) { return r.witness; })},
                             {"wall_s", candidate_outcome.witness->wall_s},
                             {"host_wait_s", candidate_outcome.witness->host_wait_s},
                             {"overhead_s", witness.at("overhead_s")}};

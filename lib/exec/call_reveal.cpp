@@ -26,7 +26,7 @@ std::string fresh_start_digest() { return to_hex(sha256(std::string("kbench fres
 
 std::string encode_call_reveals(const std::vector<CallReveal>& reveals) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& r : reveals) out.push_back({{"digest", r.digest}, {"seed", r.seed}});
+  for (const auto& r : reveals) out.push_back({{"digest", r.digest}, {"seed", r.seed}, {"witness", r.witness}});
   return out.dump();
 }
 
@@ -35,7 +35,9 @@ std::vector<CallReveal> decode_call_reveals(const std::string& text) {
   if (!json.is_array()) throw std::runtime_error("call reveals: not a JSON array");
   std::vector<CallReveal> reveals;
   try {
-    for (const auto& r : json) reveals.push_back({r.at("digest").get<std::string>(), r.at("seed").get<std::uint64_t>()});
+    for (const auto& r : json)
+      reveals.push_back({r.at("digest").get<std::string>(), r.at("seed").get<std::uint64_t>(),
+                         r.value("witness", false)});
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("call reveals: ") + e.what());
   }

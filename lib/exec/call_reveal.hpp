@@ -14,6 +14,9 @@ namespace kbench {
 struct CallReveal {
   std::string digest;  // what the worker announced (64 hex)
   std::uint64_t seed = 0;
+  // Asked for inside the timing witness's window (exec/timing_witness.hpp): a group of witness
+  // calls, not a sample of timed ones.
+  bool witness = false;
 };
 
 // 64 bits from the controller's std::random_device: nothing in the worker can derive it.

@@ -301,7 +301,7 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
         LockHolderNames::instance().set_phase(pid, "extension_build_done");
       } else if (phase == kImportPhase) {
         LockHolderNames::instance().set_phase(pid, "candidate_import");
-      } else if (phase == kWitnessReadyPhase && witness_fd >= 0) {
+      } else if (phase == kWitnessReadyPhase && witness_fd >= 0 && !witness_since) {
         // Only inside a PID namespace does the tree keep every process the candidate starts
         // (orphans go to its init, not to this subreaper), so only there is the host's share of
         // the window told apart from the tree's own work (tree_schedule.hpp).
@@ -309,11 +309,14 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
         // The clock starts as the seeds leave: nothing of the window's work can start earlier.
         witness_since = Clock::now();
         (void)write_all(witness_fd, launch.witness_seeds + "\n");
-        close_witness();
+        // The window's calls are opened in groups, each group's leaves drawn by a reveal
+        // answered here (timing_witness.hpp): the channel stays open for them.
+        if (!launch.reveal_calls) close_witness();
       } else if (phase.rfind(kRevealPrefix, 0) == 0 && launch.reveal_calls && witness_fd >= 0 &&
                  outcome.reveals.size() < kMaxReveals) {
         // The seed is drawn only now, after the digest it answers was read.
-        outcome.reveals.push_back({phase.substr(kRevealPrefix.size()), draw_reveal_seed()});
+        outcome.reveals.push_back({phase.substr(kRevealPrefix.size()), draw_reveal_seed(),
+                                   /*witness=*/witness_since && !outcome.witness});
         if (!write_all(witness_fd, std::to_string(outcome.reveals.back().seed) + "\n")) close_witness();
       } else if (phase.rfind(kLockPrefix, 0) == 0) {
         // "lock <mode> <phase>": the phase names this worker as a holder (lock_blame.hpp).
@@ -324,6 +327,12 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
         if (witness_schedule.ok)
           outcome.witness->host_wait_s =
               host_wait_s(witness_schedule, sample_tree_schedule(pid), outcome.witness->wall_s);
+        // The last group of witness calls is opened under a seed drawn now, its roots fixed by
+        // the digest just read (worker/witness_groups.hpp).
+        if (launch.reveal_calls && witness_fd >= 0 && outcome.reveals.size() < kMaxReveals) {
+          outcome.reveals.push_back({outcome.witness->digest, draw_reveal_seed(), /*witness=*/true});
+          if (!write_all(witness_fd, std::to_string(outcome.reveals.back().seed) + "\n")) close_witness();
+        }
       }
     }
   };

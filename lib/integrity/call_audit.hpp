@@ -70,6 +70,7 @@ struct SampledCall {
 struct SampleReveal {
   std::string digest;
   std::uint64_t seed = 0;
+  bool witness = false;  // a group of timing witness calls (exec/call_reveal.hpp)
 };
 
 class CallAudit {

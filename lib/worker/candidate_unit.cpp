@@ -19,6 +19,7 @@
 #include "worker/source_verdict.hpp"
 #include "worker/tensor_bridge.hpp"
 #include "worker/trial_judgement.hpp"
+#include "worker/witness_groups.hpp"
 
 namespace py = pybind11;
 
@@ -125,6 +126,8 @@ JobResult CandidateUnit::run() {
     integrity_.add_cost(handles_.audit->seconds());
     if (integrity_.enabled("timed_call_check")) integrity_.note("timed_call_check", handles_.audit->summary());
   }
+  // The witness's groups were revealed after every sample: last, as in the controller's record.
+  for (auto& reveal : witness_reveals_) commitment_.reveals.push_back(std::move(reveal));
   PhaseClock::instance().enter("report");
   if (!baseline_notes_.empty()) result.diagnostics["baselines"] = baseline_notes_;
   report_gpu_lock(result.protocol);
@@ -266,9 +269,9 @@ void CandidateUnit::recheck_after_timing() {
 }
 
 // The timing witness (exec/timing_witness.hpp): once the controller's clock runs, the timed
-// instance on fresh inputs whose seeds arrive only now, its outputs committed in full; the
-// digest announced closes the window. Exclusive on the GPU, as timing is: another job's work
-// must not stretch the window.
+// instance on fresh inputs whose seeds arrive only now, its outputs committed and opened in
+// groups (witness_groups.hpp); the digest announced closes the window. Exclusive on the GPU, as
+// timing is: another job's work must not stretch the window.
 void CandidateUnit::run_timing_witness() {
   if (work_.witness_count == 0) return;
   GpuLockScope exclusive(GpuLock::Mode::exclusive);
@@ -279,15 +282,12 @@ void CandidateUnit::run_timing_witness() {
   for (int seed; in >> seed;) seeds.push_back(seed);
   if (seeds.size() != work_.witness_count)
     throw std::runtime_error(fmt::format("{} timing witness seeds expected, {} received", work_.witness_count, seeds.size()));
-  std::vector<CommittedTrial> witness;
-  for (const int seed : seeds) {
-    CommittedTrial committed{TrialKind::timing, seed, {}};
+  WitnessGroups groups(witness_group_budget(context_.job.device.is_cuda()));
+  for (std::size_t k = 0; k < seeds.size(); ++k) {
+    const int seed = seeds[k];
     try {
       const py::tuple args(context_.builder->build_inputs(seed));
-      // Copied where they are (a candidate may return one buffer from every call), to the host
-      // only once the digest is out: that copy is not the calls' work.
-      for (const auto& t : flatten_outputs(timed_candidate_(*args)).tensors)
-        committed.outputs.push_back(t.detach().clone(at::MemoryFormat::Contiguous));
+      groups.add(static_cast<long long>(k), seed, flatten_outputs(timed_candidate_(*args)).tensors);
     } catch (const py::error_already_set& e) {
       throw Verdict{candidate_fault_status(python_error_type(e), Status::runtime_error),
                     fmt::format("ModelNew.forward raised {} (timing witness, seed {})", python_error_type(e), seed),
@@ -295,13 +295,10 @@ void CandidateUnit::run_timing_witness() {
     } catch (const std::invalid_argument& e) {
       throw Verdict{Status::mismatch, fmt::format("{} (timing witness, seed {})", e.what(), seed)};
     }
-    witness.push_back(std::move(committed));
   }
-  announce_phase(std::string(kWitnessEndPrefix) + witness_digest(witness));
-  // Host copies for the judge; a late write after the digest shows there as a mismatch.
-  for (auto& trial : witness)
-    for (auto& output : trial.outputs) output = output.to(at::kCPU);
-  commitment_.witness = std::move(witness);
+  groups.finish();  // the window closes
+  commitment_.witness = groups.take_calls();
+  witness_reveals_ = groups.take_reveals();
 }
 
 void CandidateUnit::measure_with_candidate(JobResult& result) {

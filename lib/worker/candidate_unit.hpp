@@ -51,6 +51,7 @@ class CandidateUnit {
   pybind11::tuple recheck_args_;
   ErrorBounds bounds_;
   Commitment commitment_;  // blinded work: what the judge compares
+  std::vector<SampleReveal> witness_reveals_;  // the timing witness's groups, added after the samples'
   std::string phase_ = "harness";  // whose work is running: what an out-of-memory error names
 };
 

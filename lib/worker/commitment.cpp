@@ -49,31 +49,9 @@ std::vector<CommittedTrial> get_trials(const nlohmann::json& headers, const std:
   return trials;
 }
 
-}  // namespace
-
-std::string witness_digest(const std::vector<CommittedTrial>& witness) {
-  std::string data;
-  for (const auto& trial : witness)
-    for (const auto& output : trial.outputs)
-      // Each output as its Merkle root, computed where the tensor is: on the GPU inside the
-      // candidate's window (a copy to the host and a host hash would dwarf the calls), on the host
-      // in the judge. The same root either way (integrity/tensor_merkle.hpp).
-      data += fmt::format("{}:{}:{}:{}\n", trial.seed, c10::toString(output.scalar_type()), fmt::join(output.sizes(), "x"),
-                          to_hex(tensor_merkle_root(output)));
-  return to_hex(sha256(data));
-}
-
-std::string encode_commitment(const Commitment& commitment) {
-  std::string blob;
-  // The full outputs, reserved whole (GBs at full size; the calls' openings are KBs).
-  std::size_t values = 0;
-  for (const auto* list : {&commitment.trials, &commitment.witness})
-    for (const auto& t : *list)
-      for (const auto& o : t.outputs) values += o.nbytes();
-  blob.reserve(values);
-  nlohmann::json trials = put_trials(commitment.trials, blob);
+nlohmann::json put_calls(const std::vector<CommittedCall>& list, std::string& blob) {
   nlohmann::json calls = nlohmann::json::array();
-  for (const auto& c : commitment.calls) {
+  for (const auto& c : list) {
     nlohmann::json outputs = nlohmann::json::array();
     for (const auto& o : c.outputs)
       outputs.push_back({{"dtype", o.dtype},
@@ -91,10 +69,60 @@ std::string encode_commitment(const Commitment& commitment) {
                      {"place", c.place_in_sample},
                      {"outputs", outputs}});
   }
+  return calls;
+}
+
+std::vector<CommittedCall> get_calls(const nlohmann::json& headers, const std::string& bytes, std::size_t base) {
+  std::vector<CommittedCall> calls;
+  for (const auto& c : headers) {
+    CommittedCall call;
+    call.call.index = c.at("index").get<long long>();
+    call.call.value_set = c.at("value_set").get<int>();
+    call.call.warmup = c.at("warmup").get<bool>();
+    call.call.fresh_reveal = c.at("fresh_reveal").get<int>();
+    call.call.fresh_seed = c.at("fresh_seed").get<long long>();
+    call.reveal = c.at("reveal").get<int>();
+    call.place_in_sample = c.at("place").get<int>();
+    for (const auto& o : c.at("outputs")) {
+      OpenedOutput opened;
+      opened.dtype = o.at("dtype").get<std::string>();
+      opened.sizes = o.at("sizes").get<std::vector<int64_t>>();
+      const auto root = o.at("root").get<std::string>();
+      if (root.size() != 64 || root.find_first_not_of("0123456789abcdef") != std::string::npos)
+        throw std::runtime_error("commitment: a root that is not 64 hex digits");
+      for (std::size_t i = 0; i < 32; ++i) opened.root[i] = std::uint8_t(std::stoi(root.substr(2 * i, 2), nullptr, 16));
+      opened.positions = get_tensor(o.at("positions"), bytes, base);
+      opened.leaves = get_tensor(o.at("leaves"), bytes, base);
+      opened.proofs = get_tensor(o.at("proofs"), bytes, base);
+      call.outputs.push_back(std::move(opened));
+    }
+    calls.push_back(std::move(call));
+  }
+  return calls;
+}
+
+}  // namespace
+
+std::string witness_digest(const std::vector<std::string>& group_digests) {
+  std::string all;
+  for (const auto& d : group_digests) all += d + "\n";
+  return to_hex(sha256(all));
+}
+
+std::string encode_commitment(const Commitment& commitment) {
+  std::string blob;
+  // The full outputs, reserved whole (GBs at full size; the calls' openings are KBs).
+  std::size_t values = 0;
+  for (const auto& t : commitment.trials)
+    for (const auto& o : t.outputs) values += o.nbytes();
+  blob.reserve(values);
+  nlohmann::json trials = put_trials(commitment.trials, blob);
+  nlohmann::json calls = put_calls(commitment.calls, blob);
+  nlohmann::json witness = put_calls(commitment.witness, blob);
   nlohmann::json reveals = nlohmann::json::array();
-  for (const auto& r : commitment.reveals) reveals.push_back({{"digest", r.digest}, {"seed", r.seed}});
-  nlohmann::json witness = put_trials(commitment.witness, blob);
-  return frame_document(kMagic, {{"trials", trials}, {"calls", calls}, {"reveals", reveals}, {"witness", witness}},
+  for (const auto& r : commitment.reveals)
+    reveals.push_back({{"digest", r.digest}, {"seed", r.seed}, {"witness", r.witness}});
+  return frame_document(kMagic, {{"trials", trials}, {"calls", calls}, {"reveals", reveals}, {"witness_calls", witness}},
                         blob);
 }
 
@@ -103,33 +131,11 @@ Commitment decode_commitment(const std::string& bytes) {
   Commitment commitment;
   try {
     commitment.trials = get_trials(header.at("trials"), bytes, base);
-    commitment.witness = get_trials(header.at("witness"), bytes, base);
-    for (const auto& c : header.at("calls")) {
-      CommittedCall call;
-      call.call.index = c.at("index").get<long long>();
-      call.call.value_set = c.at("value_set").get<int>();
-      call.call.warmup = c.at("warmup").get<bool>();
-      call.call.fresh_reveal = c.at("fresh_reveal").get<int>();
-      call.call.fresh_seed = c.at("fresh_seed").get<long long>();
-      call.reveal = c.at("reveal").get<int>();
-      call.place_in_sample = c.at("place").get<int>();
-      for (const auto& o : c.at("outputs")) {
-        OpenedOutput opened;
-        opened.dtype = o.at("dtype").get<std::string>();
-        opened.sizes = o.at("sizes").get<std::vector<int64_t>>();
-        const auto root = o.at("root").get<std::string>();
-        if (root.size() != 64 || root.find_first_not_of("0123456789abcdef") != std::string::npos)
-          throw std::runtime_error("commitment: a root that is not 64 hex digits");
-        for (std::size_t i = 0; i < 32; ++i) opened.root[i] = std::uint8_t(std::stoi(root.substr(2 * i, 2), nullptr, 16));
-        opened.positions = get_tensor(o.at("positions"), bytes, base);
-        opened.leaves = get_tensor(o.at("leaves"), bytes, base);
-        opened.proofs = get_tensor(o.at("proofs"), bytes, base);
-        call.outputs.push_back(std::move(opened));
-      }
-      commitment.calls.push_back(std::move(call));
-    }
+    commitment.calls = get_calls(header.at("calls"), bytes, base);
+    commitment.witness = get_calls(header.at("witness_calls"), bytes, base);
     for (const auto& r : header.at("reveals"))
-      commitment.reveals.push_back({r.at("digest").get<std::string>(), r.at("seed").get<std::uint64_t>()});
+      commitment.reveals.push_back(
+          {r.at("digest").get<std::string>(), r.at("seed").get<std::uint64_t>(), r.value("witness", false)});
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("commitment: malformed header: ") + e.what());
   }

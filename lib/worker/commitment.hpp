@@ -30,13 +30,17 @@ struct Commitment {
   // Per sample, as the candidate saw it; the judge trusts the controller's record instead
   // (exec/call_reveal.hpp) whenever there is one.
   std::vector<SampleReveal> reveals;
-  std::vector<CommittedTrial> witness;  // the timing witness's calls (exec/timing_witness.hpp)
+  // The timing witness's calls (exec/timing_witness.hpp), in order: `call.index` the call's
+  // number, `call.fresh_seed` its seed, `reveal` its group (counted among the witness's reveals
+  // only), `place_in_sample` its place in the group. The groups' reveals are in `reveals`, last,
+  // marked `witness`; the last group's is the window's end (its digest is witness_digest's).
+  std::vector<CommittedCall> witness;
 };
 
-// SHA-256 (hex) of the witness outputs: every tensor's seed, dtype, shape and Merkle root
-// (integrity/tensor_merkle.hpp), in order. The candidate worker announces it as the window closes,
-// its outputs still on the device; the judge recomputes it from the committed host copies.
-std::string witness_digest(const std::vector<CommittedTrial>& witness);
+// SHA-256 (hex) of the witness groups' digests, in order (worker/witness_groups.hpp): what the
+// candidate worker announces as the window closes (`witness-end`); the judge recomputes it from
+// the controller's record and the last group's calls.
+std::string witness_digest(const std::vector<std::string>& group_digests);
 
 std::string encode_commitment(const Commitment& commitment);
 // Throws std::runtime_error naming what is wrong.

@@ -114,10 +114,7 @@ EncodedReferenceWork run_reference_unit(const Job& job, bool defer_baselines, bo
     work.failure = verdict;
   }
   nlohmann::json witness;
-  if (!work.witness_sets.empty()) {
-    witness = {{"seeds", nlohmann::json::array()}, {"overhead_s", work.witness_overhead_s}};
-    for (const auto& t : work.witness_sets) witness["seeds"].push_back(t.seed);
-  }
+  if (!work.witness_seeds.empty()) witness = {{"seeds", work.witness_seeds}, {"overhead_s", work.witness_overhead_s}};
   return {encode_reference_work(work), encode_reference_work(work, /*blinded=*/true), witness};
 }
 

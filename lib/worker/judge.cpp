@@ -36,6 +36,9 @@ std::vector<at::Tensor> fresh_expected_for(CallRecord& call, int reveal, const s
   if (call.fresh_reveal < 0 || call.fresh_reveal >= reveal)
     throw rejection("commitment", fmt::format("{} names no earlier reveal for its fresh values (reveal {} under {})",
                                               who, call.fresh_reveal, reveal), evidence);
+  if (reveals[std::size_t(call.fresh_reveal)].witness)
+    throw rejection("commitment", fmt::format("{} names a timing witness group's reveal for its fresh values", who),
+                    evidence);
   if (!drawn.emplace(call.fresh_reveal, call.value_set).second)
     throw rejection("commitment", fmt::format("{} reuses the fresh values of reveal {}, buffer {}", who,
                                               call.fresh_reveal, call.value_set), evidence);
@@ -99,6 +102,7 @@ void judge_calls(const ReferenceWork& work, const Commitment& commitment, const 
       throw rejection("commitment", "the calls' fresh values were not opened by the controller's first seed");
   }
   for (std::size_t r = work.fresh_calls && !reveals.empty() ? 1 : 0; r < reveals.size(); ++r) {
+    if (reveals[r].witness) continue;  // judge_witness's
     const std::size_t first = k;
     std::vector<std::string> lines;
     for (; k < calls.size() && calls[k].reveal == int(r); ++k) {
@@ -116,6 +120,91 @@ void judge_calls(const ReferenceWork& work, const Commitment& commitment, const 
   if (k != calls.size())
     throw rejection("commitment", fmt::format("{} calls were committed under no reveal the controller answered", calls.size() - k));
 }
+
+// The timing witness's calls (exec/timing_witness.hpp, worker/witness_groups.hpp): one per seed
+// the controller sent, in order, committed in groups. Every group but the last announced by a
+// reveal the controller answered inside its window, the last by the window's end: the digest
+// of all the groups' digests, read as the clock stopped and answered with the last seed (the
+// controller records both marked `witness`). Then each call's opened leaves against the
+// reference's outputs on its seed's inputs, computed here one call at a time.
+void judge_witness(const ReferenceWork& work, const Commitment& commitment, const std::vector<SampleReveal>& reveals,
+                   const std::string& witness_sha256, const FreshExpected& witness_expected, const Tolerance& tolerance) {
+  if (!witness_expected) throw std::runtime_error("the judge was given no reference for the timing witness");
+  std::vector<const SampleReveal*> groups;
+  for (const auto& r : reveals)
+    if (r.witness) groups.push_back(&r);
+  const auto& calls = commitment.witness;
+  const auto& seeds = work.witness_seeds;
+  if (calls.size() != seeds.size())
+    throw rejection("timing_witness",
+                    fmt::format("{} timing witness calls committed, {} seeds sent", calls.size(), seeds.size()));
+  if (groups.empty() || groups.back()->digest != witness_sha256)
+    throw rejection("timing_witness", "the timing witness's last group was not opened under the seed that answered "
+                                      "the window's end");
+  std::vector<std::string> digests;
+  std::size_t k = 0;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::size_t first = k;
+    std::vector<std::string> lines;
+    for (; k < calls.size() && calls[k].reveal == int(g); ++k) {
+      const CommittedCall& c = calls[k];
+      if (c.place_in_sample != int(k - first) || c.call.index != static_cast<long long>(k) || c.call.fresh_seed != seeds[k])
+        throw rejection("timing_witness", fmt::format("witness call {} is not the call on seed {} in its place", k, seeds[k]));
+      lines.push_back(witness_call_line(c.call.index, c.call.fresh_seed, c.outputs));
+    }
+    digests.push_back(lines.empty() ? std::string() : sample_digest(lines));
+    // The last group's digest is inside the window's end, not announced alone.
+    const bool announced = g + 1 < groups.size() ? digests.back() == groups[g]->digest
+                                                 : witness_digest(digests) == witness_sha256;
+    if (lines.empty() || !announced)
+      throw rejection("timing_witness", fmt::format("the witness calls committed under group {} are not the ones "
+                                                    "announced before its leaves were drawn",
+                                                    g));
+  }
+  if (k != calls.size())
+    throw rejection("timing_witness", fmt::format("{} witness calls were committed under no reveal inside the window",
+                                                  calls.size() - k));
+  for (const CommittedCall& c : calls) {
+    const std::string who = fmt::format("timing witness call {} (seed {})", c.call.index, c.call.fresh_seed);
+    const std::vector<at::Tensor> expected = witness_expected(c.call.fresh_seed);
+    if (c.outputs.size() != expected.size())
+      throw Verdict{Status::mismatch, fmt::format("{}: {} outputs, {} expected", who, c.outputs.size(), expected.size())};
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      const at::Tensor want = expected[i].contiguous();
+      const auto positions = opening_positions(groups[std::size_t(c.reveal)]->seed, std::size_t(c.place_in_sample), i,
+                                               merkle_leaves(want.nbytes()), std::size_t(kCheckedElementsPerCall));
+      std::optional<OpeningFault> fault;
+      try {
+        fault = check_opening(c.outputs[i], positions, want, tolerance);
+      } catch (const std::exception& e) {
+        fault = OpeningFault{std::string(e.what()).substr(0, 1000), true};
+      }
+      if (!fault) continue;
+      if (fault->commitment_broken)
+        throw rejection("timing_witness", fmt::format("{}, output {}: {}", who, i, fault->what),
+                        {{"call", c.call.index}, {"seed", c.call.fresh_seed}, {"output_index", i}});
+      throw Verdict{Status::mismatch, fmt::format("{}, output {}: {}", who, i, fault->what),
+                    {{"mismatch", {{"trial", "timing_witness"}, {"seed", c.call.fresh_seed}, {"output_index", i}}}}};
+    }
+  }
+}
+
+// A source of the reference's outputs, counted and timed; timed() is empty when the source is.
+struct ReferenceCalls {
+  const FreshExpected& source;
+  double seconds = 0;
+  long long calls = 0;
+  FreshExpected timed() {
+    if (!source) return {};
+    return [this](long long seed) {
+      const auto start = std::chrono::steady_clock::now();
+      auto outputs = source(seed);
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      ++calls;
+      return outputs;
+    };
+  }
+};
 
 // The baseline samples the candidate's process reported against the reference worker's: a
 // mismatch is refused on CUDA (both timed alone on the GPU); on the CPU only noted, since there
@@ -138,19 +227,13 @@ void cross_check_baselines(const Job& job, const ReferenceWork& work, JobResult&
 
 JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
                            JobResult provisional, const std::string& witness_sha256,
-                           const std::vector<CallReveal>* reveals, const FreshExpected& fresh_expected) {
+                           const std::vector<CallReveal>* reveals, const FreshExpected& fresh_expected,
+                           const FreshExpected& witness_expected) {
   if (provisional.status != Status::ok) return provisional;
   if (work.blinded) throw std::runtime_error("the judge needs the full reference work, not the blinded copy");
-  // The reference calls for fresh-valued calls, timed: their cost is the judge's share of the check.
-  double fresh_s = 0;
-  long long fresh_calls = 0;
-  const FreshExpected timed_expected = [&](long long seed) {
-    const auto start = std::chrono::steady_clock::now();
-    auto outputs = fresh_expected(seed);
-    fresh_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ++fresh_calls;
-    return outputs;
-  };
+  // The reference calls for fresh-valued and witness calls, timed: their cost is the judge's
+  // share of the check.
+  ReferenceCalls fresh{fresh_expected}, witness{witness_expected};
   const Tolerance tolerance = job_tolerance(job);
   ErrorBounds bounds;
   try {
@@ -168,28 +251,15 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
     // for a worker run without one (by hand, in tests).
     std::vector<SampleReveal> trusted;
     if (reveals)
-      for (const auto& r : *reveals) trusted.push_back({r.digest, r.seed});
+      for (const auto& r : *reveals) trusted.push_back({r.digest, r.seed, r.witness});
     PhaseClock::instance().enter("judge_calls");
-    judge_calls(work, commitment, reveals ? trusted : commitment.reveals,
-                fresh_expected ? timed_expected : FreshExpected(), tolerance);
+    judge_calls(work, commitment, reveals ? trusted : commitment.reveals, fresh.timed(), tolerance);
     PhaseClock::instance().enter("judge_recheck");
     if (work.recheck) judge_trial_outputs(*work.recheck, committed_for(commitment, *work.recheck).outputs, tolerance, bounds);
     PhaseClock::instance().enter("judge_witness");
-    if (!work.witness_sets.empty()) {
-      // Computed inside the controller's window: these outputs, and no others, were announced.
-      if (commitment.witness.size() != work.witness_sets.size() || witness_digest(commitment.witness) != witness_sha256)
-        throw rejection("timing_witness", fmt::format("the {} witness outputs committed are not the ones announced "
-                                                      "when the controller's window closed",
-                                                      commitment.witness.size()));
-      ErrorBounds witness_bounds;
-      for (std::size_t i = 0; i < work.witness_sets.size(); ++i) {
-        const Trial& set = work.witness_sets[i];
-        if (commitment.witness[i].seed != set.seed)
-          throw rejection("timing_witness", fmt::format("witness call {} ran on seed {}, not {}", i,
-                                                        commitment.witness[i].seed, set.seed));
-        judge_trial_outputs(set, commitment.witness[i].outputs, tolerance, witness_bounds);
-      }
-    }
+    if (!work.witness_seeds.empty())
+      judge_witness(work, commitment, reveals ? trusted : commitment.reveals, witness_sha256, witness.timed(),
+                    tolerance);
     PhaseClock::instance().enter("judge_baselines");
     cross_check_baselines(job, work, provisional);
   } catch (const Verdict& verdict) {
@@ -205,7 +275,12 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
                                        {"reveals", commitment.reveals.size()},
                                        {"reveals_from", reveals ? "controller" : "candidate"}};
   if (work.fresh_calls)
-    provisional.diagnostics["judged"]["fresh_values"] = {{"reference_calls", fresh_calls}, {"reference_s", fresh_s}};
+    provisional.diagnostics["judged"]["fresh_values"] = {{"reference_calls", fresh.calls},
+                                                         {"reference_s", fresh.seconds}};
+  if (!work.witness_seeds.empty())
+    provisional.diagnostics["judged"]["witness"] = {{"calls", commitment.witness.size()},
+                                                    {"reference_calls", witness.calls},
+                                                    {"reference_s", witness.seconds}};
   return provisional;
 }
 

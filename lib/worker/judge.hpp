@@ -22,8 +22,10 @@ namespace kbench {
 // `provisional`: the candidate unit's result (apply_worker_message of its frame). A failure of
 // its own stands; otherwise every trial of `work` must have committed outputs that match, and
 // every committed call's sampled values must match its timing set's expected output. With
-// witness sets in `work`, the committed witness outputs must be those whose digest
-// `witness_sha256` the controller read as the window closed, and match in full. `reveals`: the
+// witness seeds in `work`, the witness calls must have been committed in groups, each announced
+// by a reveal inside the controller's window, whose digests make `witness_sha256` (read as the
+// window closed), and their opened leaves must match `witness_expected(seed)`, the reference's
+// outputs on the inputs of the call's seed (computed in this process). `reveals`: the
 // controller's record of the seeds it sent for the sampled calls (exec/call_reveal.hpp), which
 // then decides which leaves must be opened; nullptr (a worker run without a controller): the
 // commitment's own record. With `work.fresh_calls`, reveal 0 is the opening one
@@ -33,6 +35,7 @@ namespace kbench {
 using FreshExpected = std::function<std::vector<at::Tensor>(long long seed)>;
 JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Commitment& commitment,
                            JobResult provisional, const std::string& witness_sha256 = "",
-                           const std::vector<CallReveal>* reveals = nullptr, const FreshExpected& fresh_expected = {});
+                           const std::vector<CallReveal>* reveals = nullptr, const FreshExpected& fresh_expected = {},
+                           const FreshExpected& witness_expected = {});
 
 }  // namespace kbench

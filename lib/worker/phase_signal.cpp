@@ -39,20 +39,31 @@ std::optional<std::string> read_controller_line() {
 std::optional<std::string> request_witness_seeds() {
   if (g_witness < 0) return std::nullopt;
   announce_phase(std::string(kWitnessReadyPhase));
-  auto line = read_controller_line();
-  close(g_witness);
-  g_witness = -1;
-  return line;
+  // Left open: the witness's calls are opened in groups, by reveals (exec/timing_witness.hpp).
+  return read_controller_line();
 }
 
-std::optional<std::uint64_t> request_reveal(const std::string& digest_hex) {
+namespace {
+
+// Announces `line` and reads the controller's seed in answer.
+std::optional<std::uint64_t> ask_seed(const std::string& line) {
   if (!g_witness_bound) return std::nullopt;
   if (g_witness < 0) throw std::runtime_error("the controller's channel for reveals is closed");
-  announce_phase(std::string(kRevealPrefix) + digest_hex);
-  const auto line = read_controller_line();
-  if (!line || line->empty() || line->find_first_not_of("0123456789") != std::string::npos)
+  announce_phase(line);
+  const auto answer = read_controller_line();
+  if (!answer || answer->empty() || answer->find_first_not_of("0123456789") != std::string::npos)
     throw std::runtime_error("the controller sent no reveal seed");
-  return std::stoull(*line);
+  return std::stoull(*answer);
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> request_reveal(const std::string& digest_hex) {
+  return ask_seed(std::string(kRevealPrefix) + digest_hex);
+}
+
+std::optional<std::uint64_t> close_witness_window(const std::string& digest_hex) {
+  return ask_seed(std::string(kWitnessEndPrefix) + digest_hex);
 }
 
 void set_phase_channel(int result_fd) { g_channel = result_fd; }

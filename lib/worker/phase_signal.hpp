@@ -23,6 +23,10 @@ void set_witness_channel(int witness_fd);
 // Announces `witness-ready` and blocks for the controller's one line of seeds; nullopt when the
 // controller sends none (the channel is at EOF).
 std::optional<std::string> request_witness_seeds();
+// The timing witness's end (worker/witness_groups.hpp): announces `witness-end <digest_hex>`, which
+// stops the controller's clock, and blocks for the seed of the last group's leaves. nullopt
+// without a controller, as request_reveal; throws std::runtime_error when the channel is closed.
+std::optional<std::uint64_t> close_witness_window(const std::string& digest_hex);
 // Commit, then reveal (exec/call_reveal.hpp): announces `reveal <digest_hex>` and blocks for the
 // controller's seed. nullopt when no controller gave this worker fd 5 (a worker run by hand or
 // by a test): the caller draws its own. Throws std::runtime_error when the channel is closed.

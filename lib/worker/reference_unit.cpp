@@ -11,7 +11,8 @@
 #include "core/text.hpp"
 #include "correctness/output_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
-#include "integrity/tensor_merkle.hpp"
+#include "integrity/call_audit.hpp"
+#include "integrity/output_opening.hpp"
 #include "measure/sample_stats.hpp"
 #include "worker/gpu_lock.hpp"
 #include "worker/gpu_lock_hooks.hpp"
@@ -299,68 +300,85 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
   work.timing_comparison_skipped = std::find(mutates.begin(), mutates.end(), true) != mutates.end();
 }
 
-// The timing witness's input sets (exec/timing_witness.hpp): seeds from the kernel's random
-// source, so no other process can build them before the controller sends them, and their
-// expected outputs. As many as make kWitnessCallsS of reference calls (a forger's real work must
-// stand out of the window's fixed margin: at 16 calls of a 0.1 ms kernel it hid in the 50 ms),
-// at least 16 where they fit, and never more than fit the memory budget or kMaxWitnessSets.
-// witness_overhead_s is the window's work that is not calls (inputs built, outputs copied and
-// hashed where they are: integrity/tensor_merkle.hpp), measured here on the same sizes. On the CPU as this
-// process's CPU time: the window is judged there by the work done in it (the host's wait for a
-// CPU is credited, exec/tree_schedule.hpp), and a loaded host would stretch a wall-time figure
-// into allowance a forger's calls could hide in. On CUDA wall time.
+// The timing witness's seeds (exec/timing_witness.hpp): from the kernel's random source, so no
+// other process can build their inputs before the controller sends them. How many (K) follows
+// from two measured sets, the call t and the rest of a set's work o (inputs built, outputs
+// copied, hashed and opened where they are: integrity/tensor_merkle.hpp). A forger at honest
+// speed is bounded only where t > o (threat-model.md, "What the witness can bound"): there, as
+// many as make kWitnessCallsS of reference calls, so that its real work stands out of the fixed
+// margin, at most kMaxWitnessSets; where t <= o more calls bound nothing, and each is one more
+// cold call an honest candidate must fit in the tolerance: kMinWitnessSets. Either way no more
+// than fit kMaxWitnessWindowS, and at least 2. Memory does not cap K: the candidate opens its
+// calls in groups (worker/witness_groups.hpp) and the judge computes one expected output at a
+// time. witness_overhead_s is o summed over K sets measured here, as the window will hold them.
+// On the CPU as this process's CPU time: the window is judged there by the work done in it (the
+// host's wait for a CPU is credited, exec/tree_schedule.hpp), and a loaded host would stretch a
+// wall-time figure into allowance a forger's calls could hide in. On CUDA wall time, each step
+// synchronised. This process never holds candidate code: the reference's outputs need no
+// poisoning here.
+namespace {
+
 constexpr double kWitnessCallsS = 0.15;
-constexpr long long kMaxWitnessSets = 256;
+constexpr double kMaxWitnessWindowS = 0.3;
+constexpr std::size_t kMinWitnessSets = 16;
+constexpr std::size_t kMaxWitnessSets = 256;
+
+std::size_t witness_count(double call_s, double overhead_s) {
+  double count = double(kMinWitnessSets);
+  if (call_s > overhead_s)
+    count = std::clamp(std::ceil(kWitnessCallsS / std::max(1e-6, call_s)), double(kMinWitnessSets),
+                       double(kMaxWitnessSets));
+  const double fit = std::floor(kMaxWitnessWindowS / std::max(1e-6, call_s + overhead_s));
+  return std::size_t(std::max(2.0, std::min(count, fit)));
+}
+
+}  // namespace
 
 void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
   CostScope cost(integrity_);
-  const Trial& first = work.trials.front();
-  long long bytes = 0;
-  for (auto item : first.inputs)
-    if (is_tensor(item)) bytes += to_tensor(item).nbytes();
-  for (const auto& t : first.expected) bytes += t.nbytes();
-  // The candidate keeps every witness output on the device until its digest is out.
-  const long long budget = context_.job.device.is_cuda() ? (1LL << 30) : (64LL << 20);
-  const long long fit = std::clamp(budget / std::max(1LL, bytes), 2LL, kMaxWitnessSets);
-  std::size_t count = std::size_t(std::min(fit, 16LL));
-  const at::Device device(to_string(context_.job.device));
-  const bool poison = integrity_.enabled("stale_memory");
+  const py::object model = work.trials.front().model;
+  const bool cuda = context_.job.device.is_cuda();
+  const py::object synchronize = cuda ? context_.torch.attr("cuda").attr("synchronize") : py::none();
   std::random_device random;
-  const clockid_t clock = context_.job.device.is_cuda() ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID;
-  const auto seconds_now = [clock] {
+  const auto draw_seed = [&random] { return 1'000'000 + int(random() % 1'000'000'000u); };
+  const clockid_t clock = cuda ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID;
+  const auto seconds_now = [clock, &synchronize] {
+    if (!synchronize.is_none()) synchronize();
     timespec t{};
     clock_gettime(clock, &t);
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
   };
-  double overhead_s = 0;
+  std::size_t count = 2;  // sized once two sets are measured
+  double overhead_s = 0, fastest_call_s = 0;
   try {
     for (std::size_t i = 0; i < count; ++i) {
-      const int seed = 1'000'000 + int(random() % 1'000'000'000u);
+      const int seed = draw_seed();  // not one of the witness's: these only measure
       const double built = seconds_now();
-      py::list inputs = context_.builder->build_inputs(seed);
-      overhead_s += seconds_now() - built;
+      const py::tuple args(context_.builder->build_inputs(seed));
+      double set_overhead_s = seconds_now() - built;
       const double called = seconds_now();
-      work.witness_sets.push_back(context_.builder->run_reference(TrialKind::timing, seed, first.model, inputs, poison));
-      // The call (with its outputs' copy to the host: an upper bound) sizes the rest.
-      if (i == 0) {
-        const double wanted = std::ceil(kWitnessCallsS / std::max(1e-6, seconds_now() - called));
-        count = std::max(count, std::size_t(std::min(double(fit), wanted)));
-      }
-      work.witness_sets.back().inputs = py::list();  // only the expected outputs travel
-      work.witness_sets.back().model_seed = first.seed;
+      const std::vector<at::Tensor> outputs = flatten_outputs(model(*args)).tensors;
+      const double call_s = seconds_now() - called;
+      fastest_call_s = i == 0 ? call_s : std::min(fastest_call_s, call_s);
       PhaseStep step("witness_hash");
-      for (const auto& expected : work.witness_sets.back().expected) {
-        const at::Tensor output = expected.to(device);  // where the candidate's outputs are
+      for (std::size_t o = 0; o < outputs.size(); ++o) {
         const double hashed = seconds_now();
-        (void)tensor_merkle_root(output.clone());  // copied there and hashed, as the candidate's
-        overhead_s += seconds_now() - hashed;
+        CommittedOutput committed = commit_output_in_place(outputs[o]);  // copied, hashed, opened as the candidate's
+        open_output(committed, opening_positions(std::uint64_t(seed), 0, o, committed.tree.leaves(),
+                                                 std::size_t(kCheckedElementsPerCall)));
+        set_overhead_s += seconds_now() - hashed;
       }
+      overhead_s += set_overhead_s;
+      if (i == 1) count = witness_count(fastest_call_s, set_overhead_s);  // the second set: warm
     }
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error, "building the timing witness's input sets failed",
                   {{"traceback", describe_python_error(e)}}};
+  } catch (const std::invalid_argument& e) {
+    throw Verdict{Status::problem_error, e.what()};
   }
   work.witness_count = count;
+  for (std::size_t i = 0; i < count; ++i) work.witness_seeds.push_back(draw_seed());
   work.witness_overhead_s = overhead_s;
 }
 

@@ -77,7 +77,6 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
     if (timing_values)
       for (const auto& t : work.timing_sets) add(t);
     if (work.recheck) add(*work.recheck);
-    for (const auto& t : work.witness_sets) add(t);
   }
   blob.reserve(value_bytes);
   nlohmann::json header = {{"version", kVersion}, {"blinded", blinded || work.blinded}};
@@ -97,11 +96,9 @@ std::string encode_reference_work(const ReferenceWork& work, bool blinded) {
   header["short_baselines"] = work.short_baselines;
   // Blinded: not even the seeds; the controller sends them when the window opens.
   if (!blinded) {
-    nlohmann::json witness = nlohmann::json::array();
-    for (const auto& t : work.witness_sets) witness.push_back(put_trial(t, blob, false));
-    header["witness_sets"] = witness;
+    header["witness_seeds"] = work.witness_seeds;
   }
-  header["witness_count"] = std::max(work.witness_count, work.witness_sets.size());
+  header["witness_count"] = std::max(work.witness_count, work.witness_seeds.size());
   header["witness_overhead_s"] = work.witness_overhead_s;
   header["fresh_calls"] = work.fresh_calls;
   header["fresh_calls_why"] = work.fresh_calls_why;
@@ -137,8 +134,7 @@ ReferenceWork decode_reference_work(const std::string& bytes) {
     work.baselines = header.at("baselines").get<std::vector<std::string>>();
     work.baselines_deferred = header.at("baselines_deferred").get<bool>();
     work.short_baselines = header.value("short_baselines", false);
-    if (header.contains("witness_sets"))
-      for (const auto& t : header["witness_sets"]) work.witness_sets.push_back(get_trial(t, bytes, base));
+    if (header.contains("witness_seeds")) work.witness_seeds = header["witness_seeds"].get<std::vector<int>>();
     work.witness_count = header.at("witness_count").get<std::size_t>();
     work.witness_overhead_s = header.at("witness_overhead_s").get<double>();
     work.fresh_calls = header.at("fresh_calls").get<bool>();

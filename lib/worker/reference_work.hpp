@@ -41,11 +41,12 @@ struct ReferenceWork {
   // is built, not timed before the import, and timed for a few rounds beside the candidate, the
   // controller's drift check (measure/baseline_drift.hpp).
   bool short_baselines = false;
-  // The timing witness (exec/timing_witness.hpp): fresh input sets whose seeds only the trusted
-  // side knows, with their expected outputs. The blinded copy keeps only their count.
-  std::vector<Trial> witness_sets;
+  // The timing witness (exec/timing_witness.hpp): the seeds of fresh input sets that only the
+  // trusted side knows (the judge computes their expected outputs). The blinded copy keeps only
+  // their count.
+  std::vector<int> witness_seeds;
   std::size_t witness_count = 0;
-  double witness_overhead_s = 0;  // building their inputs, copying and hashing their outputs
+  double witness_overhead_s = 0;  // building their inputs, committing and opening their outputs
   // A blinded candidate's warm-up and timed calls get fresh values from seeds the controller
   // sends (exec/call_reveal.hpp), which the judge rebuilds: decided here, in the trusted
   // reference worker, since the candidate's process could claim anything. `fresh_calls_why`

@@ -12,6 +12,9 @@
 #include <optional>
 #include <stdexcept>
 
+#include <fmt/format.h>
+#include <pybind11/pybind11.h>
+
 #include "core/file_bytes.hpp"
 #include "core/hmac_sha256.hpp"
 #include "core/error.hpp"
@@ -35,6 +38,9 @@
 #include "worker/problem_validation.hpp"
 #include "worker/source_verdict.hpp"
 #include "worker/python_runtime.hpp"
+#include "worker/tensor_bridge.hpp"
+
+namespace py = pybind11;
 
 namespace kbench {
 namespace {
@@ -300,6 +306,22 @@ JudgeMemory admit_judge(DeviceMemory& memory, const ReferenceWork& work) {
   return judge;
 }
 
+// The reference's outputs (flattened, left on the device) on the inputs of timing witness seed
+// `seed`, built as the candidate built them (worker/witness_groups.hpp).
+std::vector<at::Tensor> witness_reference_outputs(const TrialBuilder& builder, const py::object& reference,
+                                                  long long seed) {
+  try {
+    const py::tuple args(builder.build_inputs(int(seed)));
+    return flatten_outputs(reference(*args)).tensors;
+  } catch (const py::error_already_set& e) {
+    throw Verdict{Status::problem_error,
+                  fmt::format("the reference problem failed on the timing witness's inputs (seed {})", seed),
+                  {{"traceback", describe_python_error(e)}}};
+  } catch (const std::invalid_argument& e) {
+    throw Verdict{Status::problem_error, e.what()};
+  }
+}
+
 }  // namespace
 
 void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_fd,
@@ -317,7 +339,7 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
   try {
     result.job = job_from_json(nlohmann::json::parse(std::ifstream(job_file)));
     // The interpreter (Trial holds Python handles); torch and the problem only where the calls
-    // had fresh values, whose expected outputs are computed here.
+    // had fresh values or a timing witness ran, whose expected outputs are computed here.
     start_python();
     // Its CPU work is the harness's own (decoding, hashing, comparisons on host copies), never
     // timed: one intra-op thread, since on a CUDA host every job's judge, reference and candidate
@@ -341,10 +363,12 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
       reveals = decode_call_reveals(read_file(placement.reveals));
     }
     std::unique_ptr<FreshInputs> fresh;
-    FreshExpected fresh_expected;
-    if (work.fresh_calls && provisional.status == Status::ok) {
+    FreshExpected fresh_expected, witness_expected;
+    py::object reference_model;
+    const bool reference_calls = work.fresh_calls || !work.witness_seeds.empty();
+    if (reference_calls && provisional.status == Status::ok) {
       // The reference model and the layout as the reference worker built them (the digests
-      // checked), then the reference once per committed call.
+      // checked), then the reference once per committed call and once per witness call.
       {
         const PhaseStep step("problem_context");
         context = std::make_unique<ProblemContext>(result.job);
@@ -364,7 +388,8 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
         const PhaseStep step("rebuild");
         context->rebuild(first, nullptr);
       }
-      fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
+      if (work.fresh_calls) fresh = std::make_unique<FreshInputs>(*context->builder, first.model, first.inputs);
+      reference_model = first.model;
     }
     setup_s = seconds_since(began);
     // The trials' full comparisons, on host copies, come first: CPU work without the lock.
@@ -387,8 +412,20 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
           throw memory->explain(Verdict{Status::problem_error, e.what()}, "judge");
         }
       };
+    if (reference_model)
+      witness_expected = [&context, &reference_model, memory, &reference_hold](long long seed) {
+        reference_hold.before_step();
+        try {
+          return witness_reference_outputs(*context->builder, reference_model, seed);
+        } catch (const Verdict& verdict) {
+          throw memory->explain(verdict, "judge");
+        } catch (const std::exception& e) {
+          if (!out_of_memory_kind(e.what())) throw;
+          throw memory->explain(Verdict{Status::problem_error, e.what()}, "judge");
+        }
+      };
     result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
-                              reveals ? &*reveals : nullptr, fresh_expected);
+                              reveals ? &*reveals : nullptr, fresh_expected, witness_expected);
     // Python, the verified inputs and, for fresh values, torch, the problem and its rebuild;
     // then the judgement itself (its reference calls are in fresh_values.reference_s).
     result.diagnostics["judged"]["setup_s"] = setup_s;

@@ -62,6 +62,32 @@ TEST_CASE("the timing witness: seeds on fd 5 when asked, the window on the contr
   CHECK(outcome.witness->digest == digest);
   CHECK(outcome.witness->wall_s >= 0.3);
   CHECK(outcome.witness->wall_s < 5);
+  CHECK(outcome.reveals.empty());
+  // With reveals (an isolated candidate): fd 5 stays open after the seeds, the reveals answered
+  // inside the window are marked as the witness's groups, and so is the window's end, answered
+  // with the last group's seed.
+  const std::string group(64, 'b'), after(64, 'c');
+  const auto reveal = [](const std::string& d) { return encode_phase_line(std::string(kRevealPrefix) + d); };
+  const auto grouped = "printf '%s' '" + encode_phase_line(kWitnessReadyPhase) + "' >&3; read -r seeds <&5; " +
+                       "printf '%s' '" + reveal(group) + "' >&3; read -r one <&5; echo \"one=$one\"; " +
+                       "printf '%s' '" + encode_phase_line(std::string(kWitnessEndPrefix) + digest) + "' >&3; " +
+                       "read -r end <&5; echo \"end=$end\"; " +
+                       "printf '%s' '" + reveal(after) + "' >&3; read -r two <&5; echo \"two=$two\"; " +
+                       "printf '%s' '" + encode_result_frame("{}", "k") + "' >&3";
+  launch.reveal_calls = true;
+  const auto streamed = run_shell(dir, grouped, 30, launch);
+  REQUIRE(streamed.witness);
+  // The group's reveal, the window's end (answered with the last group's seed), one after it.
+  REQUIRE(streamed.reveals.size() == 3);
+  CHECK(streamed.reveals[0].digest == group);
+  CHECK(streamed.reveals[0].witness);
+  CHECK(streamed.reveals[1].digest == digest);
+  CHECK(streamed.reveals[1].witness);
+  CHECK(streamed.reveals[2].digest == after);
+  CHECK_FALSE(streamed.reveals[2].witness);
+  CHECK(streamed.stdout_text.find("one=" + std::to_string(streamed.reveals[0].seed) + "\n") != std::string::npos);
+  CHECK(streamed.stdout_text.find("end=" + std::to_string(streamed.reveals[1].seed) + "\n") != std::string::npos);
+  CHECK(streamed.stdout_text.find("two=" + std::to_string(streamed.reveals[2].seed) + "\n") != std::string::npos);
   // No seeds for the job: fd 5 is at EOF, and no window is recorded.
   const auto none = run_shell(dir, "if read -r seeds <&5; then echo got; else echo eof; fi", 30);
   CHECK(none.stdout_text == "eof\n");
