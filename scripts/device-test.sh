@@ -268,6 +268,7 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         "clamp_affine_watched/timing_cadence.py": ("timed_call_check", "mismatch", "ok"),
         "matmul_snapshot_expected": ("mismatch",), "matmul_snapshot_baseline": ("ok",),
         "clamp_affine_intermediate": ("mismatch",), "matmul_event_forgery": ("timing_witness",),
+        "matmul_event_forgery_honest_speed": ("timing_witness",),
         "clamp_affine_sampled_indices": ("timed_call_check",),
         "matmul_native_content": ("ok",), "matmul_inductor_slowed": ("baseline_cross_check",),
         # Any check may catch it; ok only if it earns nothing (below).
@@ -291,6 +292,7 @@ for key, accepted in want.items():
           f'  check {per_call or 0:.0f} us/call  fresh {audit.get("fresh_inputs", {}).get("used")}'
           f'  speedup {speedup if speedup is not None else "-"}  {x["message"][:110]}')
     if key in ("clamp_affine_intermediate", "clamp_affine_sampled_indices", "matmul_event_forgery",
+               "matmul_event_forgery_honest_speed",
                "matmul_native_content", "matmul_inductor_slowed"):
         notes = x["diagnostics"].get("integrity_notes", {})
         print(f'    freed {notes.get("freed_memory_released")} isolation {x["diagnostics"].get("isolation")}'
