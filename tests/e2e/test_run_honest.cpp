@@ -38,8 +38,18 @@ TEST_CASE("every honest CPU candidate is ok with no flag at --checks strict") {
     seen_dirs.insert(std::filesystem::path(file).parent_path().filename().string());
     if (file.find("/honest/cpu/") != std::string::npos) ++cpp_extensions;
   }
-  // The suite really ran both halves: 14 Triton files and 6 C++ extensions.
-  CHECK(json["results"].size() == 20);
-  CHECK(cpp_extensions == 6);
+  // The suite really ran both halves: 14 Triton files and 6 C++ extensions (one twice).
+  CHECK(json["results"].size() == 21);
+  CHECK(cpp_extensions == 7);
+  // Isolated, its timing witnessed: at 32 MiB an output, the witness's calls were opened in
+  // groups, one revealed inside the window, and the judge ran the reference once per call.
+  for (const auto& r : json["results"]) {
+    if (r["problem"] != "smoke_01_leaky_relu_scale_large") continue;
+    INFO(r["diagnostics"]["isolation"].dump() << " " << r["diagnostics"].value("judged", nlohmann::json()).dump());
+    const auto& witness = r["diagnostics"]["isolation"]["witness"];
+    CHECK(witness["groups"].get<int>() >= 2);
+    CHECK(r["diagnostics"]["judged"]["witness"]["calls"] == witness["calls"]);
+    CHECK(r["diagnostics"]["judged"]["witness"]["reference_calls"] == witness["calls"]);
+  }
   CHECK(seen_dirs == std::set<std::string>{"cpu", "triton"});
 }
