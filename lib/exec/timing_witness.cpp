@@ -3,10 +3,26 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "measure/sample_stats.hpp"
 
 namespace kbench {
+
+namespace {
+constexpr double kWitnessCallsS = 0.15;
+constexpr double kMaxWitnessWindowS = 0.3;
+constexpr double kMinWitnessCalls = 16;
+constexpr double kMaxWitnessCalls = 256;
+}  // namespace
+
+std::size_t witness_call_count(double call_s, double overhead_s) {
+  double count = kMinWitnessCalls;
+  if (call_s > overhead_s)
+    count = std::clamp(std::ceil(kWitnessCallsS / std::max(1e-6, call_s)), kMinWitnessCalls, kMaxWitnessCalls);
+  const double fit = std::floor(kMaxWitnessWindowS / std::max(1e-6, call_s + overhead_s));
+  return std::size_t(std::max(2.0, std::min(count, fit)));
+}
 
 std::optional<std::string> witness_refusal(const std::vector<double>& samples_ms, int calls, double wall_s,
                                            double overhead_s, const WitnessRule& rule, double host_wait_s) {

@@ -9,6 +9,7 @@
 // outputs in full and checks them against the digest. So the outputs were computed inside the
 // window, on inputs that did not exist before it, and the calls took at most the window: the
 // claimed samples must allow it.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,15 @@ struct WitnessRule {
   // The pipe and the scheduler, on a loaded machine.
   double margin_s = 0.05;
 };
+
+// How many witness calls (K), from the reference's call `call_s` and the rest of one set's work
+// `overhead_s` (building its inputs, committing and opening its outputs). A forger at honest
+// speed is bounded only where the call costs more than the rest (threat-model.md, "What the
+// witness can bound"): there, as many as make 0.15 s of calls, so that its real work stands out
+// of the fixed margin, at most 256; elsewhere more calls bound nothing, and each is one more cold
+// call an honest candidate must fit in the tolerance: 16. Never more than fit 0.3 s with their
+// overhead, and at least 2.
+std::size_t witness_call_count(double call_s, double overhead_s);
 
 // The window, less `host_wait_s` (WitnessWindow), allows calls * factor * median(samples) +
 // 2 * overhead_s + margin_s, where `overhead_s` is the rest of the window's work (building the

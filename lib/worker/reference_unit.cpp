@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "correctness/output_comparison.hpp"
 #include "integrity/tensor_guard.hpp"
+#include "exec/timing_witness.hpp"
 #include "integrity/call_audit.hpp"
 #include "integrity/output_opening.hpp"
 #include "measure/sample_stats.hpp"
@@ -301,39 +302,16 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
 }
 
 // The timing witness's seeds (exec/timing_witness.hpp): from the kernel's random source, so no
-// other process can build their inputs before the controller sends them. How many (K) follows
-// from two measured sets, the call t and the rest of a set's work o (inputs built, outputs
-// copied, hashed and opened where they are: integrity/tensor_merkle.hpp). A forger at honest
-// speed is bounded only where t > o (threat-model.md, "What the witness can bound"): there, as
-// many as make kWitnessCallsS of reference calls, so that its real work stands out of the fixed
-// margin, at most kMaxWitnessSets; where t <= o more calls bound nothing, and each is one more
-// cold call an honest candidate must fit in the tolerance: kMinWitnessSets. Either way no more
-// than fit kMaxWitnessWindowS, and at least 2. Memory does not cap K: the candidate opens its
-// calls in groups (worker/witness_groups.hpp) and the judge computes one expected output at a
-// time. witness_overhead_s is o summed over K sets measured here, as the window will hold them.
-// On the CPU as this process's CPU time: the window is judged there by the work done in it (the
-// host's wait for a CPU is credited, exec/tree_schedule.hpp), and a loaded host would stretch a
-// wall-time figure into allowance a forger's calls could hide in. On CUDA wall time, each step
-// synchronised. This process never holds candidate code: the reference's outputs need no
-// poisoning here.
-namespace {
-
-constexpr double kWitnessCallsS = 0.15;
-constexpr double kMaxWitnessWindowS = 0.3;
-constexpr std::size_t kMinWitnessSets = 16;
-constexpr std::size_t kMaxWitnessSets = 256;
-
-std::size_t witness_count(double call_s, double overhead_s) {
-  double count = double(kMinWitnessSets);
-  if (call_s > overhead_s)
-    count = std::clamp(std::ceil(kWitnessCallsS / std::max(1e-6, call_s)), double(kMinWitnessSets),
-                       double(kMaxWitnessSets));
-  const double fit = std::floor(kMaxWitnessWindowS / std::max(1e-6, call_s + overhead_s));
-  return std::size_t(std::max(2.0, std::min(count, fit)));
-}
-
-}  // namespace
-
+// other process can build their inputs before the controller sends them. How many follows from
+// two measured sets (witness_call_count): the call, and the rest of a set's work (inputs built,
+// outputs copied, hashed and opened where they are: integrity/tensor_merkle.hpp). Memory does
+// not cap them: the candidate opens its calls in groups (worker/witness_groups.hpp) and the judge
+// computes one expected output at a time. witness_overhead_s is that rest summed over as many
+// sets measured here, as the window will hold them. On the CPU as this process's CPU time: the
+// window is judged there by the work done in it (the host's wait for a CPU is credited,
+// exec/tree_schedule.hpp), and a loaded host would stretch a wall-time figure into allowance a
+// forger's calls could hide in. On CUDA wall time, each step synchronised. This process never
+// holds candidate code: the reference's outputs need no poisoning here.
 void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
   CostScope cost(integrity_);
   const py::object model = work.trials.front().model;
@@ -369,7 +347,7 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
         set_overhead_s += seconds_now() - hashed;
       }
       overhead_s += set_overhead_s;
-      if (i == 1) count = witness_count(fastest_call_s, set_overhead_s);  // the second set: warm
+      if (i == 1) count = witness_call_count(fastest_call_s, set_overhead_s);  // the second set: warm
     }
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error, "building the timing witness's input sets failed",

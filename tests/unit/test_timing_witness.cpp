@@ -95,3 +95,18 @@ TEST_CASE("the tree's schedule is read from /proc") {
   CHECK(end.wait_s >= start.wait_s);
   CHECK(host_wait_s(start, end, 0.1) <= 0.1);
 }
+
+TEST_CASE("witness calls: many where the call dominates its set, 16 where it does not, within 0.3 s") {
+  // A 4096^2 matmul on the H200 (call 2.3 ms, set 1.4 ms): 0.15 s of calls.
+  CHECK(witness_call_count(0.0023, 0.0014) == 66);
+  // A CPU matmul whose calls dominate but would pass 0.3 s: as many as fit.
+  CHECK(witness_call_count(0.040, 0.020) == 5);
+  // Tiny calls that dominate: capped at 256.
+  CHECK(witness_call_count(0.0002, 0.0001) == 256);
+  // Building and hashing a set costs more than its call: more calls bound nothing.
+  CHECK(witness_call_count(0.00015, 0.0004) == 16);
+  CHECK(witness_call_count(0.00085, 0.040) == 7);  // 1024^2 clamp_affine on the CPU: 0.3 s fit 7
+  // Never fewer than 2, whatever the sets cost.
+  CHECK(witness_call_count(0.5, 2.0) == 2);
+  CHECK(witness_call_count(0.0, 0.0) == 16);
+}
