@@ -88,7 +88,8 @@ TensorMerkleTree::TensorMerkleTree(const at::Tensor& tensor) {
   root_ = host_->root();
 }
 
-void TensorMerkleTree::open(const std::vector<std::size_t>& positions, at::Tensor& leaf_bytes, at::Tensor& proofs) const {
+void TensorMerkleTree::open(const std::vector<std::size_t>& positions, at::Tensor& leaf_bytes,
+                            at::Tensor& proofs) const {
   const std::size_t bytes = std::size_t(bytes_.numel());
   const std::size_t depth = merkle_depth(leaves_);
   for (const std::size_t p : positions)
@@ -107,7 +108,10 @@ void TensorMerkleTree::open(const std::vector<std::size_t>& positions, at::Tenso
                    .to(at::kCPU)
                    .contiguous();
   at::Tensor tail;
-  if (whole < leaves_) tail = bytes_.narrow(0, int64_t(whole * kMerkleLeafBytes), int64_t(bytes - whole * kMerkleLeafBytes)).to(at::kCPU).contiguous();
+  if (whole < leaves_)
+    tail = bytes_.narrow(0, int64_t(whole * kMerkleLeafBytes), int64_t(bytes - whole * kMerkleLeafBytes))
+               .to(at::kCPU)
+               .contiguous();
   std::size_t total = 0;
   for (const std::size_t p : positions) total += p < whole ? kMerkleLeafBytes : std::size_t(tail.numel());
   leaf_bytes = at::empty({int64_t(total)}, at::kByte);
@@ -136,7 +140,8 @@ void TensorMerkleTree::open(const std::vector<std::size_t>& positions, at::Tenso
   nodes.reserve(positions.size() * depth);
   for (const std::size_t p : positions)
     for (const std::size_t node : merkle_proof_nodes(leaves_, p)) nodes.push_back(int64_t(node));
-  const at::Tensor path = levels_.index_select(0, at::tensor(nodes, at::kLong).to(levels_.device())).to(at::kCPU).contiguous();
+  const at::Tensor path =
+      levels_.index_select(0, at::tensor(nodes, at::kLong).to(levels_.device())).to(at::kCPU).contiguous();
   std::memcpy(proof_out, path.data_ptr<std::uint8_t>(), std::size_t(path.numel()));
 }
 

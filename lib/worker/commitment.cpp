@@ -3,11 +3,8 @@
 #include <stdexcept>
 
 #include <ATen/ATen.h>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "core/hmac_sha256.hpp"
-#include "integrity/tensor_merkle.hpp"
 #include "worker/tensor_blob.hpp"
 
 namespace kbench {
@@ -122,8 +119,8 @@ std::string encode_commitment(const Commitment& commitment) {
   nlohmann::json reveals = nlohmann::json::array();
   for (const auto& r : commitment.reveals)
     reveals.push_back({{"digest", r.digest}, {"seed", r.seed}, {"witness", r.witness}});
-  return frame_document(kMagic, {{"trials", trials}, {"calls", calls}, {"reveals", reveals}, {"witness_calls", witness}},
-                        blob);
+  return frame_document(kMagic,
+                        {{"trials", trials}, {"calls", calls}, {"reveals", reveals}, {"witness_calls", witness}}, blob);
 }
 
 Commitment decode_commitment(const std::string& bytes) {

@@ -170,18 +170,23 @@ std::vector<at::Tensor> FreshInputs::reference_outputs(const Draw& draw) {
   return call_reference(args, draw.seed);
 }
 
-std::vector<at::Tensor> FreshInputs::call_reference(const py::tuple& args, long long seed) {
+std::vector<at::Tensor> reference_outputs_on(const py::object& reference, const py::tuple& args,
+                                             const std::string& inputs) {
   try {
-    FlatOutputs flat = flatten_outputs(reference_(*args));
-    last_.insert(last_.end(), flat.tensors.begin(), flat.tensors.end());
-    return flat.tensors;
+    return flatten_outputs(reference(*args)).tensors;
   } catch (const py::error_already_set& e) {
-    throw Verdict{Status::problem_error,
-                  fmt::format("the reference problem failed on fresh timing inputs (seed {})", seed),
+    throw Verdict{Status::problem_error, "the reference problem failed on " + inputs,
                   {{"traceback", describe_python_error(e)}}};
   } catch (const std::invalid_argument& e) {
     throw Verdict{Status::problem_error, e.what()};
   }
+}
+
+std::vector<at::Tensor> FreshInputs::call_reference(const py::tuple& args, long long seed) {
+  std::vector<at::Tensor> outputs =
+      reference_outputs_on(reference_, args, fmt::format("fresh timing inputs (seed {})", seed));
+  last_.insert(last_.end(), outputs.begin(), outputs.end());
+  return outputs;
 }
 
 std::vector<at::Tensor> FreshInputs::expected_outputs(long long seed) {

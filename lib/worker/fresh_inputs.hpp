@@ -33,6 +33,12 @@ namespace kbench {
 // whose values may rotate between buffers and fresh draws are both held to it.
 std::string layout_mismatch(const pybind11::list& layout, const pybind11::list& built);
 
+// The trusted reference's outputs (flattened, where it computed them) on `args`; a Verdict
+// `problem_error` naming `inputs` ("fresh timing inputs (seed 12)") when it raises or returns
+// something that is not tensors. The judge's timing witness calls it too (worker_entry.cpp).
+std::vector<at::Tensor> reference_outputs_on(const pybind11::object& reference, const pybind11::tuple& args,
+                                             const std::string& inputs);
+
 class FreshInputs {
  public:
   // One call's values: their seed, and per input (undefined for non-tensors) a host copy, or

@@ -128,7 +128,8 @@ void judge_calls(const ReferenceWork& work, const Commitment& commitment, const 
 // controller records both marked `witness`). Then each call's opened leaves against the
 // reference's outputs on its seed's inputs, computed here one call at a time.
 void judge_witness(const ReferenceWork& work, const Commitment& commitment, const std::vector<SampleReveal>& reveals,
-                   const std::string& witness_sha256, const FreshExpected& witness_expected, const Tolerance& tolerance) {
+                   const std::string& witness_sha256, const FreshExpected& witness_expected,
+                   const Tolerance& tolerance) {
   if (!witness_expected) throw std::runtime_error("the judge was given no reference for the timing witness");
   std::vector<const SampleReveal*> groups;
   for (const auto& r : reveals)
@@ -148,8 +149,10 @@ void judge_witness(const ReferenceWork& work, const Commitment& commitment, cons
     std::vector<std::string> lines;
     for (; k < calls.size() && calls[k].reveal == int(g); ++k) {
       const CommittedCall& c = calls[k];
-      if (c.place_in_sample != int(k - first) || c.call.index != static_cast<long long>(k) || c.call.fresh_seed != seeds[k])
-        throw rejection("timing_witness", fmt::format("witness call {} is not the call on seed {} in its place", k, seeds[k]));
+      if (c.place_in_sample != int(k - first) || c.call.index != static_cast<long long>(k) ||
+          c.call.fresh_seed != seeds[k])
+        throw rejection("timing_witness",
+                        fmt::format("witness call {} is not the call on seed {} in its place", k, seeds[k]));
       lines.push_back(witness_call_line(c.call.index, c.call.fresh_seed, c.outputs));
     }
     digests.push_back(lines.empty() ? std::string() : sample_digest(lines));
@@ -168,7 +171,8 @@ void judge_witness(const ReferenceWork& work, const Commitment& commitment, cons
     const std::string who = fmt::format("timing witness call {} (seed {})", c.call.index, c.call.fresh_seed);
     const std::vector<at::Tensor> expected = witness_expected(c.call.fresh_seed);
     if (c.outputs.size() != expected.size())
-      throw Verdict{Status::mismatch, fmt::format("{}: {} outputs, {} expected", who, c.outputs.size(), expected.size())};
+      throw Verdict{Status::mismatch,
+                    fmt::format("{}: {} outputs, {} expected", who, c.outputs.size(), expected.size())};
     for (std::size_t i = 0; i < expected.size(); ++i) {
       const at::Tensor want = expected[i].contiguous();
       const auto positions = opening_positions(groups[std::size_t(c.reveal)]->seed, std::size_t(c.place_in_sample), i,

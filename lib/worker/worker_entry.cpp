@@ -38,7 +38,6 @@
 #include "worker/problem_validation.hpp"
 #include "worker/source_verdict.hpp"
 #include "worker/python_runtime.hpp"
-#include "worker/tensor_bridge.hpp"
 
 namespace py = pybind11;
 
@@ -306,20 +305,22 @@ JudgeMemory admit_judge(DeviceMemory& memory, const ReferenceWork& work) {
   return judge;
 }
 
-// The reference's outputs (flattened, left on the device) on the inputs of timing witness seed
-// `seed`, built as the candidate built them (worker/witness_groups.hpp).
-std::vector<at::Tensor> witness_reference_outputs(const TrialBuilder& builder, const py::object& reference,
-                                                  long long seed) {
-  try {
-    const py::tuple args(builder.build_inputs(int(seed)));
-    return flatten_outputs(reference(*args)).tensors;
-  } catch (const py::error_already_set& e) {
-    throw Verdict{Status::problem_error,
-                  fmt::format("the reference problem failed on the timing witness's inputs (seed {})", seed),
-                  {{"traceback", describe_python_error(e)}}};
-  } catch (const std::invalid_argument& e) {
-    throw Verdict{Status::problem_error, e.what()};
-  }
+// The judge's source of the reference's outputs for a seed (fresh values, witness calls): each
+// call takes the lock's turn (SlicedSharedHold), and a failure, out of memory included, is told
+// against the job's memory grant.
+FreshExpected judge_reference(FreshExpected outputs, DeviceMemory* memory, SlicedSharedHold& hold) {
+  return [outputs = std::move(outputs), memory, &hold](long long seed) {
+    hold.before_step();
+    try {
+      // Left on the device: the judge copies only the opened elements (output_opening.hpp).
+      return outputs(seed);
+    } catch (const Verdict& verdict) {
+      throw memory->explain(verdict, "judge");
+    } catch (const std::exception& e) {  // c10::OutOfMemoryError, outside any Python call
+      if (!out_of_memory_kind(e.what())) throw;
+      throw memory->explain(Verdict{Status::problem_error, e.what()}, "judge");
+    }
+  };
 }
 
 }  // namespace
@@ -400,30 +401,16 @@ void worker_judge(const std::filesystem::path& job_file, int result_fd, int key_
     // timer). Declared after cpu_work, so let go before it restores the lock for the frame.
     SlicedSharedHold reference_hold(std::chrono::milliseconds(250));
     if (fresh)
-      fresh_expected = [&fresh, memory, &reference_hold](long long seed) {
-        reference_hold.before_step();
-        try {
-          // Left on the device: the judge copies only the opened elements (output_opening.hpp).
-          return fresh->expected_outputs(seed);
-        } catch (const Verdict& verdict) {
-          throw memory->explain(verdict, "judge");
-        } catch (const std::exception& e) {  // c10::OutOfMemoryError, outside any Python call
-          if (!out_of_memory_kind(e.what())) throw;
-          throw memory->explain(Verdict{Status::problem_error, e.what()}, "judge");
-        }
-      };
+      fresh_expected = judge_reference([&fresh](long long seed) { return fresh->expected_outputs(seed); }, memory,
+                                       reference_hold);
+    // The witness's inputs built as the candidate built them (worker/witness_groups.hpp).
     if (reference_model)
-      witness_expected = [&context, &reference_model, memory, &reference_hold](long long seed) {
-        reference_hold.before_step();
-        try {
-          return witness_reference_outputs(*context->builder, reference_model, seed);
-        } catch (const Verdict& verdict) {
-          throw memory->explain(verdict, "judge");
-        } catch (const std::exception& e) {
-          if (!out_of_memory_kind(e.what())) throw;
-          throw memory->explain(Verdict{Status::problem_error, e.what()}, "judge");
-        }
-      };
+      witness_expected = judge_reference(
+          [&context, &reference_model](long long seed) {
+            return reference_outputs_on(reference_model, py::tuple(context->builder->build_inputs(int(seed))),
+                                        fmt::format("the timing witness's inputs (seed {})", seed));
+          },
+          memory, reference_hold);
     result = judge_commitment(result.job, work, commitment, std::move(provisional), placement.witness_sha256,
                               reveals ? &*reveals : nullptr, fresh_expected, witness_expected);
     // Python, the verified inputs and, for fresh values, torch, the problem and its rebuild;
