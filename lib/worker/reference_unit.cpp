@@ -316,7 +316,10 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
   CostScope cost(integrity_);
   const py::object model = work.trials.front().model;
   const bool cuda = context_.job.device.is_cuda();
-  const py::object synchronize = cuda ? context_.torch.attr("cuda").attr("synchronize") : py::none();
+  // Spelled as a statement: `cuda ? attr : py::none()` converts the attribute to py::none, a
+  // checked cast that throws on CUDA (only there: the CPU path never evaluates that branch).
+  py::object synchronize = py::none();
+  if (cuda) synchronize = context_.torch.attr("cuda").attr("synchronize");
   std::random_device random;
   const auto draw_seed = [&random] { return 1'000'000 + int(random() % 1'000'000'000u); };
   const clockid_t clock = cuda ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID;
