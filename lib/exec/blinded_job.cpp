@@ -161,7 +161,8 @@ std::optional<JobResult> finish_placed_apart(
   const auto timed = result.timings.find("candidate");
   if (result.status == Status::ok && candidate_outcome.witness && timed != result.timings.end())
     if (auto refused = witness_refusal(timed->second.samples_ms, int(witness.at("seeds").size()),
-                                       candidate_outcome.witness->wall_s, witness.at("overhead_s").get<double>(), {},
+                                       candidate_outcome.witness->wall_s, witness.at("overhead_s").get<double>(),
+                                       WitnessRule::for_device(job.device.is_cuda()),
                                        candidate_outcome.witness->host_wait_s))
       return with_verdict(std::move(result), rejection("timing_witness", *refused));
   return result;
