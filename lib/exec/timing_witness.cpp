@@ -10,23 +10,25 @@
 namespace kbench {
 
 namespace {
-constexpr double kWitnessCallsS = 0.15;
-constexpr double kMaxWitnessWindowS = 0.3;
 constexpr double kMinWitnessCalls = 16;
 constexpr double kMaxWitnessCalls = 256;
 }  // namespace
 
-std::size_t witness_call_count(double call_s, double overhead_s) {
+std::size_t witness_call_count(double call_s, double overhead_s, const WitnessRule& rule) {
   double count = kMinWitnessCalls;
   if (call_s > 0.5 * overhead_s)
-    count = std::clamp(std::ceil(kWitnessCallsS / std::max(1e-6, call_s)), kMinWitnessCalls, kMaxWitnessCalls);
-  const double fit = std::floor(kMaxWitnessWindowS / std::max(1e-6, call_s + overhead_s));
+    count = std::clamp(std::ceil(rule.calls_s / std::max(1e-6, call_s)), kMinWitnessCalls, kMaxWitnessCalls);
+  const double fit = std::floor(rule.max_window_s / std::max(1e-6, call_s + overhead_s));
   return std::size_t(std::max(2.0, std::min(count, fit)));
 }
 
 WitnessRule WitnessRule::for_device(bool cuda) {
   WitnessRule rule;
-  if (cuda) rule.overhead_factor = 1.25;
+  if (!cuda) return rule;
+  rule.margin_s = 0.15;
+  rule.overhead_factor = 1.25;
+  rule.calls_s = 0.4;
+  rule.max_window_s = 0.6;
   return rule;
 }
 

@@ -25,20 +25,29 @@ struct WitnessWindow {
   double host_wait_s = 0;
 };
 
+// The witness's constants, per device (for_device). A forger at honest speed (its calls as fast
+// as they really are, its samples shrunk) is bounded where its calls stand out of what the rule
+// allows beside them: K x (call - (overhead_factor - 1) x rest) > margin_s.
 struct WitnessRule {
   // An honest call may take this many times its median sample inside the window: timing noise,
   // a cold call, and on CUDA the host launch overhead that event samples leave out.
   double factor = 3;
-  // The pipe and the scheduler, on a loaded machine.
+  // The pipe and the scheduler, on a loaded machine. On CUDA 0.15 s: a window there gets no
+  // credit for the host's wait (no PID namespace, so no tree whose wait could be told apart),
+  // and the honest corpus on the H200 (8 jobs beside nvcc builds) saw two windows of 16 small
+  // calls stretched from ~0.05 s to 0.167 s (2026-12-05).
   double margin_s = 0.05;
-  // The window's other work may take this many times the reference's measure of it. What a
-  // forger at honest speed hides its calls in: a forger is bounded only where its calls take
-  // more than (overhead_factor - 1) x that work plus the margin. On the CPU, 2: the work is CPU
-  // time on a host other jobs share, measured in another process. On CUDA, 1.25 (for_device):
-  // the window holds the GPU exclusively and its work is the same steps the reference measured,
-  // each synchronised there and pipelined here; 2 let a 4096^2 matmul claiming 400x pass on the
-  // H200 (2026-12-05: 16 calls in 62 ms against ~170 ms allowed).
+  // The window's other work may take this many times the reference's measure of it. On the
+  // CPU, 2: the work is CPU time on a host other jobs share, measured in another process. On
+  // CUDA, 1.25: the window holds the GPU exclusively and its work is the steps the reference ran
+  // the same way; 2 of a rest measured step by step let a 4096^2 matmul claiming 400x pass on
+  // the H200 (2026-12-05: 16 calls in 62 ms against ~170 ms allowed).
   double overhead_factor = 2;
+  // K where calls can be bounded: as many as make calls_s of calls, so that a forger's real
+  // work stands out of the margin, within max_window_s with their rest. CUDA's larger margin
+  // takes more calls: 0.4 s of them within 0.6 s.
+  double calls_s = 0.15;
+  double max_window_s = 0.3;
 
   static WitnessRule for_device(bool cuda);
 };
@@ -46,11 +55,11 @@ struct WitnessRule {
 // How many witness calls (K), from the reference's call `call_s` and the rest of one set's work
 // `overhead_s` (building its inputs, committing and opening its outputs). A forger at honest
 // speed is bounded only where the call is not small beside the rest (threat-model.md, "What the
-// witness can bound"; more than half of it): there, as many as make 0.15 s of calls, so that
-// its real work stands out of the fixed margin, at most 256; elsewhere more calls bound nothing,
-// and each is one more cold call an honest candidate must fit in the tolerance: 16. Never more
-// than fit 0.3 s with their overhead, and at least 2.
-std::size_t witness_call_count(double call_s, double overhead_s);
+// witness can bound"; more than half of it): there, as many as make the rule's calls_s of calls,
+// at most 256; elsewhere more calls bound nothing, and each is one more cold call an honest
+// candidate must fit in the tolerance: 16. Never more than fit the rule's max_window_s with their
+// overhead, and at least 2.
+std::size_t witness_call_count(double call_s, double overhead_s, const WitnessRule& rule = {});
 
 // The window, less `host_wait_s` (WitnessWindow), allows calls * factor * median(samples) +
 // overhead_factor * overhead_s + margin_s, where `overhead_s` is the rest of the window's work

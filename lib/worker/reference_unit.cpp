@@ -361,7 +361,8 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
       run_set(/*step=*/true, &call_s, &rest_s);
       fastest_call_s = i == 0 ? call_s : std::min(fastest_call_s, call_s);
     }
-    count = witness_call_count(fastest_call_s, rest_s);  // the second set's rest: warm
+    // The second set's rest: warm.
+    count = witness_call_count(fastest_call_s, rest_s, WitnessRule::for_device(cuda));
     if (count > 2) {
       const double started = seconds_now();
       for (std::size_t i = 2; i < count; ++i) run_set(/*step=*/false, nullptr, nullptr);

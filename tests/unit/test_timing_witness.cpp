@@ -39,20 +39,30 @@ TEST_CASE("samples that claim far less than the window are refused, with the num
   CHECK(witness_refusal({10.0}, 16, 0.21, 0.0, WitnessRule{1.25, 0.0}));
 }
 
-TEST_CASE("on CUDA the window's other work is allowed 1.25x the reference's measure of it, on the CPU 2x") {
-  CHECK(WitnessRule::for_device(true).overhead_factor == 1.25);
-  CHECK(WitnessRule::for_device(false).overhead_factor == 2);
-  // native_event_forgery_honest_speed on the H200 (2026-12-05): 4096^2 matmuls at honest speed
-  // (2.68 ms) claiming 400x. With 16 calls (62.5 ms) and the rest as measured step by step
-  // (59 ms with its cold first set) it passed, either way:
+TEST_CASE("on CUDA: the rest allowed 1.25x, a 0.15 s margin, more calls; the CPU's rule unchanged") {
+  const WitnessRule cuda = WitnessRule::for_device(true), cpu = WitnessRule::for_device(false);
+  CHECK(cuda.overhead_factor == 1.25);
+  CHECK(cuda.margin_s == 0.15);
+  CHECK(cpu.overhead_factor == 2);
+  CHECK(cpu.margin_s == 0.05);
+  // Figures of the H200, 2026-12-05. native_event_forgery_honest_speed: 4096^2 matmuls at honest
+  // speed (2.68 ms) claiming 400x. With 16 calls (62.5 ms) and the rest measured step by step
+  // (59 ms with its cold first set) it passed under either rule.
   const std::vector<double> claimed = {2.68 / 400};
-  CHECK(!witness_refusal(claimed, 16, 0.0625, 0.059, WitnessRule::for_device(true)));
-  // With 47 calls (3.88 ms each in the window) against their rest measured as the window runs
-  // it (1.2 ms a set), refused; the CPU's 2x of a rest measured step by step (1.8 ms) would not.
-  CHECK(witness_refusal(claimed, 47, 47 * 0.00388, 47 * 0.0012, WitnessRule::for_device(true)));
-  CHECK(!witness_refusal(claimed, 47, 47 * 0.00388, 47 * 0.0012 * 1.5, WitnessRule::for_device(false)));
-  // The same calls honestly claimed pass with the rest 50% over the reference's measure.
-  CHECK(!witness_refusal({2.68}, 47, 47 * (0.00268 + 0.0018), 47 * 0.0012, WitnessRule::for_device(true)));
+  CHECK(!witness_refusal(claimed, 16, 0.0625, 0.059, cuda));
+  // With 54 calls and their rest measured as the window runs it (67 ms), refused, barely.
+  CHECK(witness_refusal(claimed, 54, 0.262, 0.067, cuda));
+  // CUDA's rule now takes 128 of its calls (set rest ~2 ms step by step): 4.85 ms each in the
+  // window against 1.24 ms of rest, refused by 0.27 s.
+  CHECK(witness_call_count(0.00268, 0.002, cuda) == 128);
+  CHECK(witness_refusal(claimed, 128, 128 * 0.00485, 128 * 0.00124, cuda));
+  // Honest windows the 0.05 s margin refused there: 16 small calls on a host busy with nvcc
+  // builds (l1_10_rmsnorm float4_shared, c07_axpby_clamp vec_template).
+  CHECK(witness_refusal({0.1344}, 16, 0.167, 0.0461, WitnessRule{3, 0.05, 1.25}));
+  CHECK(!witness_refusal({0.1344}, 16, 0.167, 0.0461, cuda));
+  CHECK(!witness_refusal({0.1872}, 16, 0.1668, 0.0514, cuda));
+  // The same matmuls honestly claimed pass with their rest 50% over the reference's measure.
+  CHECK(!witness_refusal({2.68}, 128, 128 * (0.00268 + 0.0018), 128 * 0.00124, cuda));
 }
 
 TEST_CASE("on a loaded host the window's wait for a CPU is not counted against the calls") {
