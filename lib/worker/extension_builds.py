@@ -22,11 +22,13 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 BUILD_RULE_VERSION = 1  # bump when anything below changes what a key's binary is
 MAX_CALLS = 8  # load_inline calls prebuilt per candidate (dead code costs build time)
 MAX_SOURCE_CHARS = 4 << 20  # a statically evaluated string or list, in total
+BUILD_NICE = 10  # added to a prebuild's nice value (niced)
 KEY_RE = re.compile(r"^[0-9a-f]{64}$")
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
 
@@ -48,6 +50,33 @@ _SAFE_FLAGS = [re.compile(p) for p in (
 )]
 _INCLUDE_RE = re.compile(r"^\s*#\s*(include|include_next|import|embed)\b(.*)$")
 _SAFE_INCLUDE_RE = re.compile(r'^\s*(<[A-Za-z0-9_+-][A-Za-z0-9_./+-]*>|"[A-Za-z0-9_+-][A-Za-z0-9_./+-]*")\s*(//.*)?$')
+
+
+def niced(work):
+    """work() on a thread at BUILD_NICE more than its caller's nice value. On Linux a nice value
+    is a thread's own and what it forks inherits it, so the compilers a build starts yield the
+    CPUs to the timed work of other jobs on the host (their samples, and the timing witness's
+    window, which on CUDA gets no credit for the host's wait: docs/threat-model.md), while the
+    worker's own thread keeps its priority for its timing later."""
+    outcome = {}
+
+    def run():
+        try:
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + BUILD_NICE))
+        except OSError:
+            pass  # a sandbox that refuses it: the build runs at the caller's priority
+        try:
+            outcome["value"] = work()
+        except BaseException as e:  # re-raised on the caller's thread
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run, name="kbench-extension-build")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 class NotShareable(Exception):
@@ -358,11 +387,11 @@ class Builds:
             with open(paths[-1], "w") as f:
                 f.write(text)
         start = time.monotonic()
-        self.ce._write_ninja_file_and_build_library(
+        niced(lambda: self.ce._write_ninja_file_and_build_library(
             name=name, sources=paths, extra_cflags=flags["extra_cflags"],
             extra_cuda_cflags=flags["extra_cuda_cflags"], extra_sycl_cflags=[],
             extra_ldflags=flags["extra_ldflags"], extra_include_paths=[], build_directory=tmp,
-            verbose=False, with_cuda=with_cuda, with_sycl=False)
+            verbose=False, with_cuda=with_cuda, with_sycl=False))
         seconds = time.monotonic() - start
         final = os.path.join(self.own, key)
         shutil.rmtree(final, ignore_errors=True)

@@ -1,6 +1,7 @@
 """Keys and static extraction of lib/worker/extension_builds.py (docs/extensions.md), without
 builds: everything that decides the binary changes the key, and nothing else does; calls that
-could read or run files outside the key are never shared. A few seconds (imports torch)."""
+could read or run files outside the key are never shared. And the niced build thread: what it
+forks runs BUILD_NICE lower, its caller does not. A few seconds (imports torch)."""
 import inspect
 import sys
 
@@ -94,6 +95,19 @@ check(key(**{k: v for k, v in m1[0].items()}) == key(name="m1", extra_cflags=["-
       "the static key equals the key of the same call at run time")
 bomb = "A0 = 'xxxxxxxx'\n" + "".join(f"A{i+1} = A{i} + A{i}\n" for i in range(40)) + "load_inline(name='m', cpp_sources=A40)"
 check(scope["extract_calls"](bomb, PARAMS)[0][1] is None, "a doubling chain stops at the size limit")
+
+import os
+import subprocess
+base = os.getpriority(os.PRIO_PROCESS, 0)
+forked = scope["niced"](lambda: int(subprocess.run(["nice"], capture_output=True, text=True).stdout))
+check(forked == min(19, base + scope["BUILD_NICE"]), f"a compiler forked by the build thread runs at nice {forked}")
+check(os.getpriority(os.PRIO_PROCESS, 0) == base, "the worker's own thread keeps its nice value")
+check(scope["niced"](lambda: 7) == 7, "the build's value comes back")
+try:
+    scope["niced"](lambda: 1 / 0)
+    check(False, "a failed build raises on the caller's thread")
+except ZeroDivisionError:
+    pass
 
 if failures:
     print("FAILED:\n  " + "\n  ".join(failures))
