@@ -152,15 +152,24 @@ step "honest corpus (tests/data/suites/honest_gpu.yaml; issues #12, #20): every 
 # preset (every check stays on; docs/timing.md#presets), which keeps each job's GPU-exclusive
 # timing short. KBENCH_HONEST_BUDGET_S: at its end SIGINT stops scheduling, running jobs get 60 s,
 # and the journal (OUTDIR/journals, resumed from KBENCH_DEVICE_JOURNALS) keeps what finished for
-# the next call. KBENCH_HONEST_SHARD=i/N runs one shard.
+# the next call. KBENCH_HONEST_SHARD=i/N runs one shard. KBENCH_HONEST_ONLY=cuda (or triton): only
+# the candidates of tests/honest/<that>/ and their problems (cuda: the isolated, witnessed ones).
 start=$(date +%s)
+htag="$tag${KBENCH_HONEST_ONLY:+-$KBENCH_HONEST_ONLY}"
+only=()
+if [ -n "${KBENCH_HONEST_ONLY:-}" ]; then
+  only=(--candidates "$ROOT/tests/honest/$KBENCH_HONEST_ONLY/{id}__*.py")
+  for id in $(ls "$ROOT/tests/honest/$KBENCH_HONEST_ONLY"/*__*.py | xargs -n1 basename | sed 's/__.*//' | sort -u); do
+    only+=(--problems "$id")
+  done
+fi
 timeout -s INT -k 60 "${KBENCH_HONEST_BUDGET_S:-480}" \
   "$BUILD/bin/kbench" run "$ROOT/tests/data/suites/honest_gpu.yaml" --device cuda -j "${KBENCH_HONEST_JOBS:-8}" \
-  "${shard[@]}" ${KBENCH_HONEST_ARGS:---baselines eager --timing-preset rl} -o "$OUTDIR/honest-gpu$tag.json" \
-  $(run_limits "honest-gpu$tag") > "$OUTDIR/honest-gpu$tag.txt" 2>&1 || { status=1; tail -5 "$OUTDIR/honest-gpu$tag.txt"; }
+  "${shard[@]}" "${only[@]}" ${KBENCH_HONEST_ARGS:---baselines eager --timing-preset rl} -o "$OUTDIR/honest-gpu$htag.json" \
+  $(run_limits "honest-gpu$htag") > "$OUTDIR/honest-gpu$htag.txt" 2>&1 || { status=1; tail -5 "$OUTDIR/honest-gpu$htag.txt"; }
 echo "honest_gpu${KBENCH_HONEST_SHARD:+ shard $KBENCH_HONEST_SHARD}: $(( $(date +%s) - start )) s"
-"$PYTHON" "$ROOT/benchmarks/integrity/false_positives.py" "$OUTDIR/honest-gpu$tag.json" \
-  > "$OUTDIR/honest-false-positives$tag.txt" || status=1
+"$PYTHON" "$ROOT/benchmarks/integrity/false_positives.py" "$OUTDIR/honest-gpu$htag.json" \
+  > "$OUTDIR/honest-false-positives$htag.txt" || status=1
 fi
 
 if want original; then

@@ -3,7 +3,9 @@ check (issue #5). Reads kbench results files (run with the default `--checks str
 one row per candidate: status, check level, the checks' cost, the custom-kernel share of GPU time,
 the job's wall time, how much of it waited for the GPU lock and its longest unbroken shared hold of
 the lock (what other jobs' timers waited behind), and any review flags; under a row that waited a
-second or more, what it waited on (protocol.gpu_lock_waited_on: the holder named by the controller).
+second or more, what it waited on (protocol.gpu_lock_waited_on: the holder named by the controller);
+under an isolated row, its timing witness (calls K, groups, window, the rest the reference measured,
+the claimed median: what docs/threat-model.md's rule judged).
 Candidates named *_wrong.py are the shipped wrong answers: they must be
 `mismatch`, never `rejected`. Exit status 1 when any candidate got another verdict.
 
@@ -38,7 +40,9 @@ def main(paths):
                          "-" if share is None else f"{share:.0%}", ",".join(d.get("flags", [])) or "-",
                          f'{r.get("wall_s", 0):.0f} s', "-" if lock is None else f"{lock:.0f} s",
                          "-" if hold is None else f"{hold:.0f} s",
-                         (r.get("protocol") or {}).get("gpu_lock_waited_on") or {}))
+                         (r.get("protocol") or {}).get("gpu_lock_waited_on") or {},
+                         (d.get("isolation") or {}).get("witness"),
+                         ((r.get("timings") or {}).get("candidate") or {}).get("median_ms")))
             if r["status"] != expected(r["candidate"]):
                 bad.append(f'{name}: {r["status"]} (want {expected(r["candidate"])}): {r["message"][:200]}')
     print(f"{'candidate':52} {'status':9} {'checks':8} {'cost':>8} {'share':>6} {'wall':>6} {'lock':>6} {'hold':>6}  flags")
@@ -47,6 +51,11 @@ def main(paths):
         waited_on = [f"{holder} {seconds:.0f} s" for holder, seconds in row[9].items() if seconds >= 1]
         if waited_on:
             print(f"    waited on: {'; '.join(waited_on)}")
+        witness, median_ms = row[10], row[11]
+        if witness:
+            print(f"    witness: K {witness.get('calls')}, {witness.get('groups')} groups, window "
+                  f"{witness.get('wall_s', 0):.4f} s, rest {witness.get('overhead_s', 0):.4f} s, claimed median "
+                  + ("-" if median_ms is None else f"{median_ms:.4f}") + " ms")
     if costs:
         print(f"check cost per candidate on {device}: median {statistics.median(costs):.2f} s, "
               f"max {max(costs):.2f} s ({len(costs)} candidates)")
