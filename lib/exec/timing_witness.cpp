@@ -16,7 +16,7 @@ constexpr double kMaxWitnessCalls = 256;
 
 std::size_t witness_call_count(double call_s, double overhead_s, const WitnessRule& rule) {
   double count = kMinWitnessCalls;
-  if (call_s > 0.5 * overhead_s)
+  if (call_s > (rule.overhead_factor - 1) * overhead_s)
     count = std::clamp(std::ceil(rule.calls_s / std::max(1e-6, call_s)), kMinWitnessCalls, kMaxWitnessCalls);
   const double fit = std::floor(rule.max_window_s / std::max(1e-6, call_s + overhead_s));
   return std::size_t(std::max(2.0, std::min(count, fit)));

@@ -54,8 +54,9 @@ struct WitnessRule {
 
 // How many witness calls (K), from the reference's call `call_s` and the rest of one set's work
 // `overhead_s` (building its inputs, committing and opening its outputs). A forger at honest
-// speed is bounded only where the call is not small beside the rest (threat-model.md, "What the
-// witness can bound"; more than half of it): there, as many as make the rule's calls_s of calls,
+// speed is bounded only where the call is more than the rest's share the rule allows beyond it,
+// (overhead_factor - 1) x the rest (threat-model.md, "What the witness can bound"; the whole
+// rest on the CPU, a quarter on CUDA): there, as many as make the rule's calls_s of calls,
 // at most 256; elsewhere more calls bound nothing, and each is one more cold call an honest
 // candidate must fit in the tolerance: 16. Never more than fit the rule's max_window_s with their
 // overhead, and at least 2.
