@@ -33,8 +33,8 @@ struct WitnessRule {
   // a cold call, and on CUDA the host launch overhead that event samples leave out.
   double factor = 3;
   // The pipe and the scheduler, on a loaded machine. On CUDA 0.15 s: a window there gets no
-  // credit for the host's wait (no PID namespace, so no tree whose wait could be told apart),
-  // and the honest corpus on the H200 (8 jobs beside nvcc builds) saw two windows of 16 small
+  // credit for the host's wait (the calls run on the GPU while a thread waits for a CPU, so
+  // the credit could hide them; threat-model.md), and the honest corpus on the H200 (8 jobs beside nvcc builds) saw two windows of 16 small
   // calls stretched from ~0.05 s to 0.167 s (2026-12-05).
   double margin_s = 0.05;
   // The window's other work may take this many times the reference's measure of it. On the

@@ -304,7 +304,9 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch) {
       } else if (phase == kWitnessReadyPhase && witness_fd >= 0 && !witness_since) {
         // Only inside a PID namespace does the tree keep every process the candidate starts
         // (orphans go to its init, not to this subreaper), so only there is the host's share of
-        // the window told apart from the tree's own work (tree_schedule.hpp).
+        // the window told apart from the tree's own work (tree_schedule.hpp). That is the CPU's
+        // case; on CUDA a credit would be unsound anyway: the calls run on the GPU while the
+        // thread that launched them waits for a CPU (threat-model.md, the timing witness).
         if (sandbox.uses_pid_namespace()) witness_schedule = sample_tree_schedule(pid);
         // The clock starts as the seeds leave: nothing of the window's work can start earlier.
         witness_since = Clock::now();
