@@ -34,8 +34,9 @@ struct WitnessRule {
   double factor = 3;
   // The pipe and the scheduler, on a loaded machine. On CUDA 0.15 s: a window there gets no
   // credit for the host's wait (the calls run on the GPU while a thread waits for a CPU, so
-  // the credit could hide them; threat-model.md), and the honest corpus on the H200 (8 jobs beside nvcc builds) saw two windows of 16 small
-  // calls stretched from ~0.05 s to 0.167 s (2026-12-05).
+  // the credit could hide them; threat-model.md), and the honest corpus on the H200 (8 jobs
+  // beside nvcc builds) saw two windows of 16 small calls stretched from ~0.05 s to 0.167 s
+  // (2026-12-05).
   double margin_s = 0.05;
   // The window's other work may take this many times the reference's measure of it. On the
   // CPU, 2: the work is CPU time on a host other jobs share, measured in another process. On
