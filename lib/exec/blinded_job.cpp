@@ -163,8 +163,10 @@ std::optional<JobResult> finish_placed_apart(
     if (auto refused = witness_refusal(timed->second.samples_ms, int(witness.at("seeds").size()),
                                        candidate_outcome.witness->wall_s, witness.at("overhead_s").get<double>(),
                                        WitnessRule::for_device(job.device.is_cuda()),
-                                       candidate_outcome.witness->host_wait_s))
+                                       candidate_outcome.witness->host_wait_s)) {
+      result.diagnostics["isolation"]["witness"]["exceeded"] = true;  // witness_retry.hpp
       return with_verdict(std::move(result), rejection("timing_witness", *refused));
+    }
   return result;
 }
 

@@ -30,6 +30,7 @@
 #include "exec/lock_wait.hpp"
 #include "exec/prestarted_job.hpp"
 #include "exec/result_channel.hpp"
+#include "exec/witness_retry.hpp"
 #include "measure/cuda_driver.hpp"
 
 namespace kbench {
@@ -275,7 +276,7 @@ namespace {
 
 // One run of the job's workers with their work dir `job_dir` (the grant file is the job's, in
 // `grant_dir`), `worker_args` added to each worker's command line.
-JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, const std::filesystem::path& grant_dir,
+JobResult run_job_attempt(const Job& job, const std::filesystem::path& job_dir, const std::filesystem::path& grant_dir,
                        const WorkerSlot& slot, const std::function<bool()>& hold,
                        const std::vector<std::string>& worker_args) {
   std::optional<ExtensionCache> cache;
@@ -341,6 +342,17 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
   }
   result.schedule = ScheduleInfo{0, job.device, start, unix_now()};
   return result;
+}
+
+// run_job_attempt, and a second run in a work dir of its own when the first's timing witness
+// window was exceeded (witness_retry.hpp).
+JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, const std::filesystem::path& grant_dir,
+                       const WorkerSlot& slot, const std::function<bool()>& hold,
+                       const std::vector<std::string>& worker_args) {
+  return with_second_witness_window([&](int attempt) {
+    return attempt == 0 ? run_job_attempt(job, job_dir, grant_dir, slot, hold, worker_args)
+                        : run_job_attempt(job, job_dir / "witness-retry", grant_dir, slot, {}, worker_args);
+  });
 }
 
 // The job's result when its candidate's source decides it, from a worker in `dir` that stops
