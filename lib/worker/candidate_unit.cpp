@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 
+#include <optional>
 #include <sstream>
 
 #include "exec/result_channel.hpp"
@@ -286,8 +287,19 @@ void CandidateUnit::run_timing_witness() {
   for (std::size_t k = 0; k < seeds.size(); ++k) {
     const int seed = seeds[k];
     try {
-      const py::tuple args(context_.builder->build_inputs(seed));
-      groups.add(static_cast<long long>(k), seed, flatten_outputs(timed_candidate_(*args)).tensors);
+      // The steps (worker_timeline.steps_s, timing.witness_*) say where an honest window's time
+      // went; the candidate's own account, never part of a verdict.
+      std::optional<py::tuple> args;
+      {
+        const PhaseStep step("witness_inputs");
+        args.emplace(context_.builder->build_inputs(seed));
+      }
+      std::vector<at::Tensor> outputs;
+      {
+        const PhaseStep step("witness_calls");
+        outputs = flatten_outputs(timed_candidate_(**args)).tensors;
+      }
+      groups.add(static_cast<long long>(k), seed, outputs);
     } catch (const py::error_already_set& e) {
       throw Verdict{candidate_fault_status(python_error_type(e), Status::runtime_error),
                     fmt::format("ModelNew.forward raised {} (timing witness, seed {})", python_error_type(e), seed),

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "worker/commitment.hpp"
+#include "worker/phase_clock.hpp"
 #include "worker/phase_signal.hpp"
 #include "worker/verdict.hpp"
 
@@ -16,6 +17,7 @@ namespace {
 // The controller's seed for a group, asked for by `ask`; a `commitment` rejection when it sends
 // none (the witness's seeds came from a controller, which answers these too).
 std::uint64_t controller_seed(const std::function<std::optional<std::uint64_t>()>& ask) {
+  const PhaseStep step("witness_reveal");  // the round trip to the controller
   std::optional<std::uint64_t> seed;
   try {
     seed = ask();
@@ -38,6 +40,7 @@ void WitnessGroups::add(long long index, long long seed, const std::vector<at::T
   long long bytes = 0;
   for (const auto& t : outputs) {
     try {
+      const PhaseStep step("witness_commit");
       committed.push_back(commit_output_in_place(t));
     } catch (const std::exception& e) {
       throw std::invalid_argument(
@@ -75,6 +78,7 @@ std::string WitnessGroups::pending_digest() const {
 }
 
 void WitnessGroups::open_group(SampleReveal reveal) {
+  const PhaseStep step("witness_open");
   for (std::size_t place = 0; place < pending_.size(); ++place) {
     auto& [call, outputs] = pending_[place];
     for (std::size_t i = 0; i < outputs.size(); ++i) {
