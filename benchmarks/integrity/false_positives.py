@@ -6,7 +6,8 @@ the lock (what other jobs' timers waited behind), and any review flags; under a 
 second or more, what it waited on (protocol.gpu_lock_waited_on: the holder named by the controller);
 under an isolated row, its timing witness (calls K, groups, window, the rest the reference measured,
 the claimed median: what docs/threat-model.md's rule judged), and the first run's window where it
-was exceeded and the job ran again (exec/witness_retry.hpp).
+was exceeded and the job ran again (exec/witness_retry.hpp), and the window's steps as the candidate
+worker timed them (inputs, calls, commits, reveal round trips, openings).
 Candidates named *_wrong.py are the shipped wrong answers: they must be
 `mismatch`, never `rejected`. Exit status 1 when any candidate got another verdict.
 
@@ -44,7 +45,9 @@ def main(paths):
                          (r.get("protocol") or {}).get("gpu_lock_waited_on") or {},
                          (d.get("isolation") or {}).get("witness"),
                          ((r.get("timings") or {}).get("candidate") or {}).get("median_ms"),
-                         d.get("witness_first_window")))
+                         d.get("witness_first_window"),
+                         {k.split(".witness_")[1]: v for k, v in
+                          ((d.get("worker_timeline") or {}).get("steps_s") or {}).items() if ".witness_" in k}))
             if r["status"] != expected(r["candidate"]):
                 bad.append(f'{name}: {r["status"]} (want {expected(r["candidate"])}): {r["message"][:200]}')
     print(f"{'candidate':52} {'status':9} {'checks':8} {'cost':>8} {'share':>6} {'wall':>6} {'lock':>6} {'hold':>6}  flags")
@@ -58,6 +61,9 @@ def main(paths):
             print(f"    witness: K {witness.get('calls')}, {witness.get('groups')} groups, window "
                   f"{witness.get('wall_s', 0):.4f} s, rest {witness.get('overhead_s', 0):.4f} s, claimed median "
                   + ("-" if median_ms is None else f"{median_ms:.4f}") + " ms")
+            if row[13]:  # the candidate's own account of its window (worker_timeline.steps_s)
+                print("    window steps (candidate's clock): "
+                      + ", ".join(f"{k} {v:.4f} s" for k, v in sorted(row[13].items())))
         if row[12]:
             print(f"    first run's window exceeded (the job ran again): K {row[12].get('calls')}, window "
                   f"{row[12].get('wall_s', 0):.4f} s, rest {row[12].get('overhead_s', 0):.4f} s")
