@@ -30,6 +30,7 @@
 #include "exec/lock_wait.hpp"
 #include "exec/prestarted_job.hpp"
 #include "exec/result_channel.hpp"
+#include "exec/timing_witness.hpp"
 #include "exec/witness_retry.hpp"
 #include "measure/cuda_driver.hpp"
 
@@ -277,8 +278,8 @@ namespace {
 // One run of the job's workers with their work dir `job_dir` (the grant file is the job's, in
 // `grant_dir`), `worker_args` added to each worker's command line.
 JobResult run_job_attempt(const Job& job, const std::filesystem::path& job_dir, const std::filesystem::path& grant_dir,
-                       const WorkerSlot& slot, const std::function<bool()>& hold,
-                       const std::vector<std::string>& worker_args) {
+                          const WorkerSlot& slot, const std::function<bool()>& hold,
+                          const std::vector<std::string>& worker_args, int witness_run = 1) {
   std::optional<ExtensionCache> cache;
   std::string cache_off;
   double start = unix_now();
@@ -291,6 +292,7 @@ JobResult run_job_attempt(const Job& job, const std::filesystem::path& job_dir, 
     WorkerLaunch launch = job_launch(job, dir, slot, dir == job_dir ? cache : other, cache_off, blame);
     // Every process of the job reads the one grant the ledger wrote in the job dir (run_jobs).
     launch.env["KBENCH_MEMORY_GRANT"] = std::filesystem::absolute(memory_grant_file(grant_dir)).string();
+    if (witness_run > 1) launch.env[kWitnessRunVariable] = std::to_string(witness_run);
     launch.args.insert(launch.args.end(), worker_args.begin(), worker_args.end());
     if (hold && first_launch)
       launch.hold_until = [&] {
@@ -351,7 +353,7 @@ JobResult run_job_once(const Job& job, const std::filesystem::path& job_dir, con
                        const std::vector<std::string>& worker_args) {
   return with_second_witness_window([&](int attempt) {
     return attempt == 0 ? run_job_attempt(job, job_dir, grant_dir, slot, hold, worker_args)
-                        : run_job_attempt(job, job_dir / "witness-retry", grant_dir, slot, {}, worker_args);
+                        : run_job_attempt(job, job_dir / "witness-retry", grant_dir, slot, {}, worker_args, 2);
   });
 }
 

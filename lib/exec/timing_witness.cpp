@@ -32,6 +32,13 @@ WitnessRule WitnessRule::for_device(bool cuda) {
   return rule;
 }
 
+WitnessRule WitnessRule::for_second_window() const {
+  WitnessRule rule = *this;
+  rule.calls_s *= 2;
+  rule.max_window_s *= 2;
+  return rule;
+}
+
 std::optional<std::string> witness_refusal(const std::vector<double>& samples_ms, int calls, double wall_s,
                                            double overhead_s, const WitnessRule& rule, double host_wait_s) {
   if (samples_ms.empty() || calls <= 0) return std::nullopt;  // nothing claimed, nothing to bound

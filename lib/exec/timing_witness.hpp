@@ -51,7 +51,14 @@ struct WitnessRule {
   double max_window_s = 0.3;
 
   static WitnessRule for_device(bool cuda);
+  // The job's second run after an exceeded window (witness_retry.hpp): twice the calls and
+  // twice the window for them. A forger's excess grows with its calls; a stall does not.
+  [[nodiscard]] WitnessRule for_second_window() const;
 };
+
+// The environment variable that tells a job's workers they are its second run ("2"); set by
+// the controller (witness_retry.hpp), read by the reference worker when it sizes K.
+inline constexpr const char* kWitnessRunVariable = "KBENCH_WITNESS_RUN";
 
 // How many witness calls (K), from the reference's call `call_s` and the rest of one set's work
 // `overhead_s` (building its inputs, committing and opening its outputs). A forger at honest

@@ -5,8 +5,11 @@
 // candidate process, a fresh judge; the verdict and every figure are then the second run's.
 // A forger's calls take their real time in every window, so both exceed; an honest window
 // stalled by a loaded host (the H200's honest corpus beside nvcc builds: 16 calls of 0.19 ms
-// stretched to 0.32 s, 2026-12-05) seldom stalls twice. Nothing the first run saw helps the
-// second: its seeds are new, and what it reports is judged as any run's.
+// stretched to 0.32 s, 2026-12-05) seldom stalls twice. The second run takes twice the calls
+// (WitnessRule::for_second_window, told by kWitnessRunVariable): a forger's excess grows with
+// its calls, a stall does not; so the second chance a forger near the bound gets is a worse
+// one. Nothing the first run saw helps the second: its seeds are new, and what it reports is
+// judged as any run's.
 #include <functional>
 
 #include "model/job_result.hpp"

@@ -145,3 +145,21 @@ TEST_CASE("witness calls: many where the call is not small beside its set, 16 wh
   CHECK(witness_call_count(0.5, 2.0) == 2);
   CHECK(witness_call_count(0.0, 0.0) == 16);
 }
+
+TEST_CASE("a job's second run takes twice the calls where calls are bounded, the same elsewhere") {
+  const WitnessRule cuda = WitnessRule::for_device(true);
+  const WitnessRule second = cuda.for_second_window();
+  CHECK(second.calls_s == 2 * cuda.calls_s);
+  CHECK(second.max_window_s == 2 * cuda.max_window_s);
+  // The refusal's constants are the first run's: the bound is the same, on more calls.
+  CHECK(second.factor == cuda.factor);
+  CHECK(second.margin_s == cuda.margin_s);
+  CHECK(second.overhead_factor == cuda.overhead_factor);
+  // The H200's honest-speed forger (4096^2 matmuls, 2.68 ms; 2.4 ms of rest a set): 118 calls,
+  // then 236, its excess over the margin doubled with them.
+  CHECK(witness_call_count(2.68e-3, 2.4e-3, cuda) == 118);
+  CHECK(witness_call_count(2.68e-3, 2.4e-3, second) == 236);
+  // Calls short beside their rest bound nothing: 16 in both runs.
+  CHECK(witness_call_count(0.1e-3, 3e-3, cuda) == 16);
+  CHECK(witness_call_count(0.1e-3, 3e-3, second) == 16);
+}
