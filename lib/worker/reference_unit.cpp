@@ -302,15 +302,21 @@ void ReferenceUnit::build_timing_sets(ReferenceWork& work) {
   work.timing_comparison_skipped = std::find(mutates.begin(), mutates.end(), true) != mutates.end();
 }
 
+namespace {
+// Sets run back to back before K is chosen (add_witness_sets).
+constexpr std::size_t kWitnessSizingSets = 4;
+}  // namespace
+
 // The timing witness's seeds (exec/timing_witness.hpp): from the kernel's random source, so no
-// other process can build their inputs before the controller sends them. How many follows from
-// two sets measured step by step (witness_call_count): the call, and the rest of a set's work
-// (inputs built, outputs copied, hashed and opened where they are: integrity/tensor_merkle.hpp).
+// other process can build their inputs before the controller sends them. How many follows
+// (witness_call_count) from the call, the faster of two sets measured step by step, and the
+// rest of a set's work (inputs built, outputs copied, hashed and opened where they are:
+// integrity/tensor_merkle.hpp) measured as the window runs it, below.
 // Memory does not cap them: the candidate opens its calls in groups (worker/witness_groups.hpp)
 // and the judge computes one expected output at a time. witness_overhead_s is that rest for as
-// many sets as the window will hold, measured as the window runs them: the sets after the two,
-// one after another with nothing waited for between them (on CUDA one set's hashing overlaps
-// the next's launches), less their calls at the fastest call's time. Sets measured step by step
+// many sets as the window will hold, measured as the window runs them: sets after the two, one
+// after another with nothing waited for between them (on CUDA one set's hashing overlaps the
+// next's launches), less their calls at the fastest call's time. Sets measured step by step
 // (each step synchronised, the first one cold) made it ~2x the window's rest on the H200, room a
 // forger at honest speed hid in (threat-model.md). On the CPU as this process's CPU time: the
 // window is judged there by the work done in it (the host's wait for a CPU is credited,
@@ -358,21 +364,30 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
   try {
     double fastest_call_s = 0;
     for (int i = 0; i < 2; ++i) {
-      double call_s = 0;
-      run_set(/*step=*/true, &call_s, &rest_s);
+      double call_s = 0, step_rest_s = 0;
+      run_set(/*step=*/true, &call_s, &step_rest_s);
       fastest_call_s = i == 0 ? call_s : std::min(fastest_call_s, call_s);
     }
-    // The second set's rest: warm.
+    // The rest as the window runs it: `sets` back to back, less their calls at the fastest
+    // call's time. K is sized on it, as the allowance is (a rest measured step by step, every
+    // step synchronised, is ~2-5x larger on the H200: gating K on it left mid-size calls, e.g. a
+    // 1.3 ms attention, at 16 calls a forger's excess hid in the margin). Then, for a larger K,
+    // the rest again over as many sets as the window will run.
+    double pipelined_s = 0;
+    std::size_t pipelined = 0;
+    const auto run_pipelined = [&](std::size_t sets) {
+      const double started = seconds_now();
+      for (std::size_t i = 0; i < sets; ++i) run_set(/*step=*/false, nullptr, nullptr);
+      pipelined_s += seconds_now() - started;
+      pipelined += sets;
+      rest_s = std::max(0.0, pipelined_s / double(pipelined) - fastest_call_s);
+    };
+    run_pipelined(kWitnessSizingSets);
     WitnessRule rule = WitnessRule::for_device(cuda);
     if (const char* run = std::getenv(kWitnessRunVariable); run && std::string(run) == "2")
       rule = rule.for_second_window();
     count = witness_call_count(fastest_call_s, rest_s, rule);
-    if (count > 2) {
-      const double started = seconds_now();
-      for (std::size_t i = 2; i < count; ++i) run_set(/*step=*/false, nullptr, nullptr);
-      const double pipelined_s = seconds_now() - started;
-      rest_s = std::max(0.0, pipelined_s / double(count - 2) - fastest_call_s);
-    }
+    if (count > pipelined + 2) run_pipelined(count - 2 - pipelined);
   } catch (const py::error_already_set& e) {
     throw Verdict{Status::problem_error, "building the timing witness's input sets failed",
                   {{"traceback", describe_python_error(e)}}};
