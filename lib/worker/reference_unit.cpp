@@ -368,11 +368,11 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
       run_set(/*step=*/true, &call_s, &step_rest_s);
       fastest_call_s = i == 0 ? call_s : std::min(fastest_call_s, call_s);
     }
-    // The rest as the window runs it: `sets` back to back, less their calls at the fastest
-    // call's time. K is sized on it, as the allowance is (a rest measured step by step, every
-    // step synchronised, is ~2-5x larger on the H200: gating K on it left mid-size calls, e.g. a
-    // 1.3 ms attention, at 16 calls a forger's excess hid in the margin). Then, for a larger K,
-    // the rest again over as many sets as the window will run.
+    // The rest as the window runs it: sets back to back, less their calls at the fastest call's
+    // time. K is sized on it, as the allowance is. A rest measured step by step (every step
+    // synchronised) is 2-5x larger on the H200: gated on it, a 1.3 ms attention got 16 calls,
+    // whose excess a forger hides in the margin. For a larger K, the rest is measured again
+    // over as many sets as the window will run.
     double pipelined_s = 0;
     std::size_t pipelined = 0;
     const auto run_pipelined = [&](std::size_t sets) {
