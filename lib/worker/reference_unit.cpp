@@ -309,8 +309,8 @@ constexpr std::size_t kWitnessSizingSets = 4;
 
 // The timing witness's seeds (exec/timing_witness.hpp): from the kernel's random source, so no
 // other process can build their inputs before the controller sends them. How many follows
-// (witness_call_count) from the call, the faster of two sets measured step by step, and the
-// rest of a set's work (inputs built, outputs copied, hashed and opened where they are:
+// (witness_call_count) from the call, the faster of two timed alone, and the rest of a set's
+// work (inputs built, outputs copied, hashed and opened where they are:
 // integrity/tensor_merkle.hpp) measured as the window runs it, below.
 // Memory does not cap them: the candidate opens its calls in groups (worker/witness_groups.hpp)
 // and the judge computes one expected output at a time. witness_overhead_s is that rest for as
@@ -341,31 +341,27 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
   };
   // One set as the window runs it (seeds drawn here are not the witness's: these only measure);
-  // with `step`, each step timed: the call into *call_s, the rest into *rest_s.
-  const auto run_set = [&](bool step, double* call_s, double* rest_s) {
+  // with `call_s`, the call timed alone into it (synchronised on either side).
+  const auto run_set = [&](double* call_s) {
     const int seed = draw_seed();
-    const double built = step ? seconds_now() : 0;
     const py::tuple args(context_.builder->build_inputs(seed));
-    const double called = step ? seconds_now() : 0;
+    const double called = call_s ? seconds_now() : 0;
     const std::vector<at::Tensor> outputs = flatten_outputs(model(*args)).tensors;
-    const double hashed = step ? seconds_now() : 0;
+    if (call_s) *call_s = seconds_now() - called;
     PhaseStep phase("witness_hash");
     for (std::size_t o = 0; o < outputs.size(); ++o) {
       CommittedOutput committed = commit_output_in_place(outputs[o]);  // copied, hashed, opened as the candidate's
       open_output(committed, opening_positions(std::uint64_t(seed), 0, o, committed.tree.leaves(),
                                                std::size_t(kCheckedElementsPerCall)));
     }
-    if (!step) return;
-    *call_s = hashed - called;
-    *rest_s = (called - built) + (seconds_now() - hashed);
   };
   std::size_t count = 2;
   double rest_s = 0;
   try {
     double fastest_call_s = 0;
     for (int i = 0; i < 2; ++i) {
-      double call_s = 0, step_rest_s = 0;
-      run_set(/*step=*/true, &call_s, &step_rest_s);
+      double call_s = 0;
+      run_set(&call_s);
       fastest_call_s = i == 0 ? call_s : std::min(fastest_call_s, call_s);
     }
     // The rest as the window runs it: sets back to back, less their calls at the fastest call's
@@ -377,7 +373,7 @@ void ReferenceUnit::add_witness_sets(ReferenceWork& work) {
     std::size_t pipelined = 0;
     const auto run_pipelined = [&](std::size_t sets) {
       const double started = seconds_now();
-      for (std::size_t i = 0; i < sets; ++i) run_set(/*step=*/false, nullptr, nullptr);
+      for (std::size_t i = 0; i < sets; ++i) run_set(nullptr);
       pipelined_s += seconds_now() - started;
       pipelined += sets;
       rest_s = std::max(0.0, pipelined_s / double(pipelined) - fastest_call_s);
