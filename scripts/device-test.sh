@@ -73,6 +73,9 @@ pack_extension_cache() {
 
 step "environment"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader || true
+# HMM/ATS: kernels may dereference pageable host memory, so Triton candidates are placed apart
+# (docs/threat-model.md#raw-memory-from-pure-python); the results' environment records it too.
+nvidia-smi -q 2>/dev/null | grep -i "addressing mode" || true
 "$PYTHON" -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__, 'cuda', torch.version.cuda)"
 
 step "build"
@@ -280,6 +283,7 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         "matmul_event_forgery_honest_speed": ("timing_witness",),
         "clamp_affine_sampled_indices": ("timed_call_check",),
         "matmul_native_content": ("ok",), "matmul_inductor_slowed": ("baseline_cross_check",),
+        "clamp_affine_numpy_samples": ("timing_witness",),
         # Any check may catch it; ok only if it earns nothing (below).
         "attention_allocator_release": ("ok", "monkeypatch", "timed_call_check", "allocator_release"),
         "clamp_affine_honest": ("ok",)}

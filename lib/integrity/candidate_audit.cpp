@@ -25,8 +25,59 @@ bool is_candidate_frame(PyFrameObject* frame) {
   return mine;
 }
 
+bool ends_with(const std::string& text, const char* tail) {
+  const std::size_t n = std::strlen(tail);
+  return text.size() >= n && text.compare(text.size() - n, n, tail) == 0;
+}
+
+// The file a frame's code comes from ("" when unknown).
+std::string frame_file(PyFrameObject* frame) {
+  PyCodeObject* code = PyFrame_GetCode(frame);  // new reference
+  std::string file;
+  if (PyObject* name = PyObject_GetAttrString(reinterpret_cast<PyObject*>(code), "co_filename")) {
+    if (const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr) file = text;
+    Py_DECREF(name);
+  }
+  PyErr_Clear();
+  Py_DECREF(code);
+  return file;
+}
+
+// Triton's compiler of host modules (`compile_module_from_src`, `_build`) compiles any C source
+// and imports it. Triton calls it for its own launchers (from its driver); a call whose caller
+// is the candidate's own frame is native code of the candidate's choosing
+// (tests/hostile/exploits/triton_build_native.py).
+constexpr const char* kTritonBuild = "/triton/runtime/build.py";
+
+void record_native_build(PyFrameObject* innermost) {
+  PyFrameObject* frame = innermost;
+  Py_XINCREF(frame);
+  bool in_build = false;
+  while (frame != nullptr) {
+    if (ends_with(frame_file(frame), kTritonBuild)) {
+      in_build = true;
+    } else if (in_build) {  // build.py's caller
+      if (is_candidate_frame(frame))
+        first_use = "triton.runtime.build (compiles and loads C source) called at line " +
+                    std::to_string(PyFrame_GetLineNumber(frame));
+      Py_DECREF(frame);
+      return;
+    }
+    PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
+    Py_DECREF(frame);
+    frame = back;
+  }
+}
+
 int audit(const char* event, PyObject* /*args*/, void* /*data*/) {
-  if (first_use || watched_module.empty() || std::strncmp(event, "ctypes.", 7) != 0) return 0;
+  if (first_use || watched_module.empty()) return 0;
+  // Both seen inside compile_module_from_src: the compiler's process, then the module's import
+  // (only the import when Triton's cache already held the module).
+  if (std::strcmp(event, "subprocess.Popen") == 0 || std::strcmp(event, "import") == 0) {
+    record_native_build(PyEval_GetFrame());
+    return 0;
+  }
+  if (std::strncmp(event, "ctypes.", 7) != 0) return 0;
   PyFrameObject* frame = PyEval_GetFrame();  // borrowed
   Py_XINCREF(frame);
   while (frame != nullptr) {

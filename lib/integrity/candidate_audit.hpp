@@ -6,7 +6,10 @@
 // annotation evaluated by functools.singledispatch gave `__import__`, then ctypes rewrote the
 // clock). Installed once per process before the import; Python cannot remove it. It records the
 // first such event and raises nothing inside torch: the integrity monitor rejects the job at its
-// next look (`native_isolation`). Not complete: ctypes calls on raw addresses raise no event.
+// next look (`native_isolation`). The same for Triton's compiler of host modules called from the
+// candidate's own frame (triton.runtime.build: any C source compiled and imported; red-teaming
+// 2026-12-05 rewrote the harness's samples that way, 18x paid). Not complete: ctypes calls on raw
+// addresses raise no event, and a C compiler reached some other way is not seen.
 #include <optional>
 #include <string>
 
@@ -15,7 +18,7 @@ namespace kbench::candidate_audit {
 // Starts watching: frames whose globals' `__name__` is `module_name` are the candidate's.
 void install(const std::string& module_name);
 
-// "ctypes.dlopen at line 12" for the first event seen, or nullopt.
+// "ctypes.dlopen at line 12" (or the Triton build's line) for the first event seen, or nullopt.
 std::optional<std::string> native_use();
 
 }  // namespace kbench::candidate_audit

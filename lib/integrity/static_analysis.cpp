@@ -66,6 +66,8 @@ StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_f
   analysis.reachable_kernels = strings(result["reachable_kernels"]);
   for (auto n : result["native_code"])
     analysis.native_code.push_back({"native_code", n["what"].cast<std::string>(), n["line"].cast<int>()});
+  for (auto n : result["device_code"])
+    analysis.device_code.push_back({"device_code", n["what"].cast<std::string>(), n["line"].cast<int>()});
   analysis.syntax_error = result["syntax_error"].cast<std::string>();
   analysis.model_new_missing = result["model_new_missing"].cast<bool>();
   last.emplace(source, analysis);
@@ -78,6 +80,13 @@ std::string native_code_reason(const StaticAnalysis& analysis) {
   if (!analysis.violations.empty())
     return fmt::format("line {}: {}", analysis.violations.front().line, analysis.violations.front().evidence);
   return "";
+}
+
+std::string device_reach_reason(const StaticAnalysis& analysis, bool device_reaches_pageable_memory) {
+  if (!device_reaches_pageable_memory || analysis.device_code.empty()) return "";
+  return fmt::format("line {}: {} kernels on a GPU that reads and writes pageable host memory (HMM/ATS): a pointer "
+                     "cast in a kernel reaches the worker's heap",
+                     analysis.device_code.front().line, analysis.device_code.front().evidence);
 }
 
 }  // namespace kbench

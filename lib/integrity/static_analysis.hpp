@@ -18,7 +18,8 @@ struct StaticAnalysis {
   std::vector<StaticFinding> violations;       // import/API policy violations
   std::vector<std::string> defined_kernels;    // @triton.jit functions and load_inline functions
   std::vector<std::string> reachable_kernels;  // those reachable from ModelNew.forward
-  std::vector<StaticFinding> native_code;      // uses of torch.utils.cpp_extension (load_inline)
+  std::vector<StaticFinding> native_code;      // uses of torch.utils.cpp_extension (load_inline), numpy
+  std::vector<StaticFinding> device_code;      // uses of triton: its kernels' pointers may be any integer
   // Set when the file does not parse ("line N: SyntaxError: ..."); everything else is then
   // empty. Not a finding: importing the candidate reports it as a compile error.
   std::string syntax_error;
@@ -33,10 +34,17 @@ struct StaticAnalysis {
 StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_file);
 
 // Why the candidate may run machine code or reach its process's memory below Python, or ""
-// when it cannot: a load_inline / cpp_extension use, or any policy violation (where
+// when it cannot: a load_inline / cpp_extension use, numpy (its array interface views any
+// address, tests/hostile/exploits/numpy_sample_forgery.py), or any policy violation (where
 // forbidden_api is off; where it is on, the violation is rejected before torch is imported,
 // worker/source_verdict.hpp; ctypes, /proc/self/mem or a computed import run at import time). Such a candidate is placed apart from the expected values
 // (docs/threat-model.md#native-candidates-commit-then-reveal). The one detector of native code.
 std::string native_code_reason(const StaticAnalysis& analysis);
+
+// The same question for a candidate that native_code_reason clears, on its device: its own
+// device kernels (Triton) take pointers that may be any integer, and a GPU that reads and writes
+// pageable host memory (HMM or ATS: `pageable_memory_access`) lets such a pointer reach the
+// worker's heap, where the expected values are. "" when either is absent.
+std::string device_reach_reason(const StaticAnalysis& analysis, bool device_reaches_pageable_memory);
 
 }  // namespace kbench

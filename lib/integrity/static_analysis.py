@@ -64,7 +64,30 @@ FORBIDDEN_ATTRS = {
     "__torch_function__": "intercepts torch calls (deferred/lazy outputs)",
     "__torch_dispatch__": "intercepts torch calls (deferred/lazy outputs)",
     "load_library": "loads an arbitrary shared library",
+    # Files through allowed modules: ndarray.tofile, torch's storages (from_file maps or reads one).
+    "tofile": "writes files", "from_file": "reads or maps files",
+    "compile_module_from_src": "compiles C source and loads it (native code)",
 }
+
+# Protocols that turn an address into an array: numpy.asarray of an object whose
+# __array_interface__ names any address is a view of it (read and write), no ctypes needed
+# (numpy_sample_forgery.py rewrote the harness's timing samples this way, 17x paid). Refused as
+# names, attributes, defs and strings; a computed spelling escapes this list, so a candidate that
+# imports numpy is also placed apart from the expected values (NATIVE_PREFIXES below).
+RAW_MEMORY_PROTOCOLS = {
+    name: "an array over any address of the process (reads and writes the harness's memory)"
+    for name in ("__array_interface__", "__array_struct__", "__cuda_array_interface__",
+                 "__dlpack__", "__dlpack_device__")
+}
+FORBIDDEN_ATTRS.update(RAW_MEMORY_PROTOCOLS)
+# Storage constructors over a raw address, a file or another process's memory.
+FORBIDDEN_ATTRS.update({
+    name: "builds a storage over a raw address, a file or shared memory"
+    for name in ("_new_with_weak_ptr", "_new_with_file", "_set_from_file", "_write_file",
+                 "_set_cdata", "_new_shared", "_new_shared_cuda", "_new_shared_fd_cpu",
+                 "_new_shared_filename_cpu", "_new_using_fd_cpu", "_new_using_filename_cpu",
+                 "_share_cuda_", "_share_fd_cpu_", "_share_filename_cpu_")
+})
 
 # Modules that are forbidden also as an attribute of anything (torch itself imports os and sys,
 # so `torch.os.system` exists; other objects lead there too).
@@ -99,6 +122,10 @@ FORBIDDEN_QUALIFIED = {
     # Registering kernels for aten ops changes what the reference and the baselines run.
     "torch.library": "overrides torch operators (changes the reference and the baselines)",
     "torch.ops.load_library": "loads an arbitrary shared library",
+    # Triton compiles C source into a module and imports it (its launchers): any source, native code.
+    "triton.runtime.build": "compiles C source and loads it (native code)",
+    "triton.backends.nvidia.driver": "Triton's driver, which compiles and loads C source (native code)",
+    "triton.backends.amd.driver": "Triton's driver, which compiles and loads C source (native code)",
     "torch.utils._python_dispatch": "intercepts torch calls",
     "torch.overrides": "intercepts torch calls",
     "torch.multiprocessing": "other processes escape the timed region",
@@ -127,6 +154,16 @@ FORBIDDEN_QUALIFIED = {
     "torch.from_file": "reads files", "numpy.load": "reads files (unpickling runs code)",
     "numpy.save": "writes files", "numpy.savez": "writes files", "numpy.fromfile": "reads files",
     "numpy.memmap": "maps files",
+    "numpy.loadtxt": "reads files (/proc/self/maps: where the harness's memory is)",
+    "numpy.genfromtxt": "reads files", "numpy.fromregex": "reads files",
+    "numpy.savetxt": "writes files", "numpy.DataSource": "reads files and URLs",
+    "numpy.lib.npyio": "reads and writes files", "numpy.lib._npyio_impl": "reads and writes files",
+    "numpy.lib.format": "reads and writes files", "numpy.lib._datasource": "reads files and URLs",
+    "numpy.rec.fromfile": "reads files", "numpy.core.records.fromfile": "reads files",
+    "numpy._core.records.fromfile": "reads files",
+    # Unlike torch's as_strided, numpy's does not check the view against its buffer.
+    "numpy.lib.stride_tricks.as_strided": "views memory outside the array (any address)",
+    "numpy.lib._stride_tricks_impl.as_strided": "views memory outside the array (any address)",
 }
 
 # Tensor classes a candidate must not subclass (lazy outputs computed in the checker).
@@ -314,12 +351,16 @@ class _Policy:
             elif isinstance(node, ast.ClassDef):
                 self.check_class(node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if node.name in ("__torch_function__", "__torch_dispatch__"):
+                if node.name in ("__torch_function__", "__torch_dispatch__") \
+                        or node.name in RAW_MEMORY_PROTOCOLS:
                     self.add(node, f"def {node.name}", FORBIDDEN_ATTRS[node.name])
             elif _is_str(node) and id(node) not in docstrings:
                 for at, what, why in native_source_findings(node.value):
                     # the line of the construct itself (exact for raw strings)
                     self.add(node, what, why, node.lineno + node.value.count("\n", 0, at))
+                for name, why in RAW_MEMORY_PROTOCOLS.items():
+                    if name in node.value:  # type("V", (), {"__array_interface__": ...})
+                        self.add(node, repr(name), why)
             if isinstance(node, (ast.Attribute, ast.Subscript)) and \
                     isinstance(node.ctx, (ast.Store, ast.Del)):
                 self.check_store(node)
@@ -371,6 +412,8 @@ class _Policy:
                 self.add(node, f"from {node.module} import {a.name}", why)
 
     def check_name(self, node, call_funcs):
+        if node.id in RAW_MEMORY_PROTOCOLS:  # `__array_interface__ = property(...)` in a class
+            self.add(node, node.id, RAW_MEMORY_PROTOCOLS[node.id])
         if not isinstance(node.ctx, ast.Load):
             return
         if node.id in FORBIDDEN_BUILTINS:
@@ -704,18 +747,30 @@ class _Kernels:
         return [n for n, _ in sorted(both.items(), key=lambda item: (item[1], item[0]))]
 
 
-# Names through which a candidate builds and loads machine code of its own. Its process is then
-# hostile below Python (docs/threat-model.md): the worker places it apart from the expected
-# values ("commit, then reveal"). ctypes and friends are policy violations, counted there.
-NATIVE_PREFIXES = ("torch.utils.cpp_extension",)
+# Names through which a candidate builds and loads machine code of its own, or reaches any
+# address of its process: it is then hostile below Python (docs/threat-model.md), and the worker
+# places it apart from the expected values ("commit, then reveal"). numpy's array interface and
+# as_strided view any address (the names are refused above, but a computed spelling escapes a
+# list). ctypes and friends are policy violations, counted there.
+NATIVE_PREFIXES = {
+    "torch.utils.cpp_extension": "",
+    "numpy": "its array interface views any address of the process",
+}
+# Names through which a candidate writes its own device kernels, whose pointers may be any
+# integer: on a GPU that reads pageable host memory (HMM/ATS) they reach the worker's heap too,
+# so the worker places them apart there (worker_entry.cpp, device_reach_reason).
+DEVICE_CODE_PREFIXES = {"triton": ""}
 
 
-def _native_code(module):
-    """Every use (import or name) of NATIVE_PREFIXES: [{"line", "what"}], in source order."""
+def _uses(module, prefixes):
+    """Every use (import or name) of prefixes: [{"line", "what"}], in source order."""
     uses = set()
 
-    def native(name):
-        return name and any(name == p or name.startswith(p + ".") for p in NATIVE_PREFIXES)
+    def matched(name):
+        for p, why in prefixes.items():
+            if name and (name == p or name.startswith(p + ".")):
+                return f"{p}: {why}" if why else name
+        return None
 
     for node in ast.walk(module.tree):
         names = []
@@ -726,8 +781,9 @@ def _native_code(module):
         elif isinstance(node, (ast.Name, ast.Attribute)):
             names = [module.qualname(node)]
         for name in names:
-            if native(name):
-                uses.add((node.lineno, name))
+            what = matched(name)
+            if what:
+                uses.add((node.lineno, what))
     return [{"line": line, "what": what} for line, what in sorted(uses)]
 
 
@@ -752,7 +808,8 @@ def _model_new_missing(tree):
 def analyze(source):
     """The analysis of one candidate's source (bytes). Never runs it."""
     result = {"syntax_error": "", "violations": [], "defined_kernels": [],
-              "reachable_kernels": [], "native_code": [], "model_new_missing": False}
+              "reachable_kernels": [], "native_code": [], "device_code": [],
+              "model_new_missing": False}
     try:
         text = importlib.util.decode_source(source)
         with warnings.catch_warnings():
@@ -772,7 +829,8 @@ def analyze(source):
         kernels = _Kernels(module)
         result["defined_kernels"] = kernels.defined()
         result["reachable_kernels"] = kernels.reachable()
-        result["native_code"] = _native_code(module)
+        result["native_code"] = _uses(module, NATIVE_PREFIXES)
+        result["device_code"] = _uses(module, DEVICE_CODE_PREFIXES)
     except RecursionError:
         # Fail closed: a file too deeply nested to analyse is not given the benefit of the doubt.
         result["violations"] = [{"check": CHECK, "line": 1,

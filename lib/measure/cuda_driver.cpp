@@ -202,6 +202,13 @@ std::string pci_bus_id(int index) {
   return id;
 }
 
+bool pageable_memory_access(int index) {
+  int reaches = 0;
+  check(driver().device_get_attribute(&reaches, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, device_handle(index)),
+        "cuDeviceGetAttribute");
+  return reaches != 0;
+}
+
 EventPair::EventPair(int device_index) {
   const CUdevice device = device_handle(device_index);
   const Driver& d = driver();
@@ -303,6 +310,7 @@ std::string driver_version() { return ""; }
 long long l2_cache_bytes(int) { return 0; }
 long long total_memory_bytes(int) { return 0; }
 std::string pci_bus_id(int) { return ""; }
+bool pageable_memory_access(int) { return false; }
 EventPair::EventPair(int) { throw EnvironmentError(kNoCuda); }
 EventPair::~EventPair() = default;
 void EventPair::synchronize_device() {}

@@ -26,6 +26,9 @@ long long l2_cache_bytes(int index);
 long long total_memory_bytes(int index);
 // PCI bus id ("0000:19:00.0") of device `index`, to find the same GPU in NVML.
 std::string pci_bus_id(int index);
+// Whether kernels on device `index` may dereference pageable host memory (HMM or ATS): then any
+// pointer a kernel casts from an integer can reach the process's heap.
+bool pageable_memory_access(int index);
 
 // Events, a blocking kernel and device-wide synchronisation on the primary context of one
 // device, for the CUDA timer. Everything goes to the legacy default stream, which is torch's

@@ -164,6 +164,8 @@ nlohmann::json describe_environment(const Device& device) {
     env["sm_count"] = props.attr("multi_processor_count").cast<int>();
     env["gpu_memory_bytes"] = props.attr("total_memory").cast<long long>();
     env["compute_capability"] = fmt::format("{}.{}", props.attr("major").cast<int>(), props.attr("minor").cast<int>());
+    // Decides where Triton candidates run (docs/threat-model.md#raw-memory-from-pure-python).
+    env["pageable_memory_access"] = cuda::pageable_memory_access(device.index.value_or(0));
   } else {
     env["device_name"] = cpu_model_name();
     env["cpu_threads"] = torch.attr("get_num_threads")().cast<int>();

@@ -23,6 +23,7 @@
 #include "integrity/integrity_monitor.hpp"
 #include "integrity/kernel_share.hpp"
 #include "integrity/static_analysis.hpp"
+#include "measure/cuda_driver.hpp"
 #include "model/codec.hpp"
 #include "exec/memory_plan.hpp"
 #include "worker/evaluation.hpp"
@@ -174,7 +175,11 @@ nlohmann::json write_reference_work(const Job& job, const std::filesystem::path&
 // before any candidate code; an analysis that fails counts as native (fail closed).
 std::string native_code_of(const Job& job) {
   try {
-    return native_code_reason(analyze_candidate_source(job.candidate_file));
+    const StaticAnalysis analysis = analyze_candidate_source(job.candidate_file);
+    if (std::string native = native_code_reason(analysis); !native.empty()) return native;
+    return job.device.is_cuda()
+               ? device_reach_reason(analysis, cuda::pageable_memory_access(job.device.index.value_or(0)))
+               : "";
   } catch (const InputError&) {
     return "";  // unreadable: the import reports it, and nothing of the candidate runs
   } catch (const std::exception& e) {

@@ -213,6 +213,19 @@ TEST_CASE("hostile sources: each violation with its line") {
         {17, "typing.get_type_hints: evaluates string annotations as code"},
         {18, "torch.utils.benchmark.Timer: torch.utils.benchmark: runs code given as strings"},
         {26, "__torch_function__ = ...: intercepts torch calls"}}},
+      {"numpy_raw_memory.py",
+       {{6, "from numpy.lib.stride_tricks import as_strided: views memory outside the array"},
+        {11, "__array_interface__: an array over any address of the process"},
+        {13, "def __cuda_array_interface__: an array over any address"},
+        {17, "'__array_interface__': an array over any address"},
+        {21, "numpy.loadtxt: reads files"},
+        {29, ".tofile: writes files"},
+        {30, "torch.UntypedStorage.from_file: reads or maps files"},
+        {34, "torch.UntypedStorage._new_with_weak_ptr: builds a storage over a raw address"}}},
+      {"triton_build_module.py",
+       {{6, "from triton.runtime.build import compile_module_from_src: compiles C source and loads it"},
+        {6, "import triton.runtime.build: compiles C source and loads it"},
+        {12, "triton.backends.nvidia.driver.compile_module_from_src: compiles C source and loads it"}}},
       {"builtins_via_self.py",
        {{7, ".__self__: a builtin function's __self__ is the builtins module"},
         {8, "type(..., (torch.Tensor, ...), ...): a tensor subclass"}}},
@@ -229,6 +242,28 @@ TEST_CASE("hostile sources: each violation with its line") {
     }
     check_honest_still_clean();
   }
+}
+
+TEST_CASE("placed apart: native code, numpy anywhere, Triton only on a GPU that reads pageable host memory") {
+  // numpy's array interface views any address: placed apart even when every name it uses is
+  // allowed (a computed spelling of the interface escapes the policy's list).
+  const auto numpy_only = analyze("tests/hostile/exploits/profiler_global.py");
+  REQUIRE(numpy_only.violations.empty());
+  CHECK(native_code_reason(numpy_only) == "line 5: numpy: its array interface views any address of the process");
+  const auto cpp = analyze("tests/data/static/honest_load_inline.py");
+  CHECK(native_code_reason(cpp).find("torch.utils.cpp_extension") != std::string::npos);
+  // A Triton candidate stays in one process unless its device reads pageable host memory.
+  const auto triton = analyze("benchmarks/solutions/smoke/04_layernorm_triton.py");
+  CHECK(native_code_reason(triton).empty());
+  REQUIRE(!triton.device_code.empty());
+  CHECK(device_reach_reason(triton, false).empty());
+  const std::string hmm = device_reach_reason(triton, true);
+  CHECK(hmm.find("line " + std::to_string(triton.device_code.front().line) + ": triton") == 0);
+  CHECK(hmm.find("pageable host memory (HMM/ATS)") != std::string::npos);
+  // Plain PyTorch reaches no address on any device.
+  const auto plain = analyze("tests/hostile/exploits/honest_torch.py");
+  CHECK(native_code_reason(plain).empty());
+  CHECK(device_reach_reason(plain, true).empty());
 }
 
 TEST_CASE("the runtime hostile candidates that reach the OS are caught before import") {
