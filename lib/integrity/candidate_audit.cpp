@@ -69,8 +69,48 @@ void record_native_build(PyFrameObject* innermost) {
   }
 }
 
+// Libraries that run text as code (the "code run from text" gadgets of docs/integrity-static.md,
+// refused by name there): typing evaluates string annotations (a string nested in one reached
+// `__import__`, then numpy or ctypes, without naming either: eval_gadget_ctypes.py,
+// numpy_gadget_forgery.py); torch.fx and torch.package run generated or packaged source.
+constexpr const char* kTextEvaluators[][2] = {
+    {"/typing.py", "typing evaluated text as code (a string annotation)"},
+    {"/torch/fx/graph_module.py", "torch.fx ran generated source"},
+    {"/torch/package/package_importer.py", "torch.package ran packaged source"},
+};
+
+// The first candidate frame on the stack from `innermost` outward, or nullptr (a new reference).
+PyFrameObject* candidate_frame_on_stack(PyFrameObject* innermost) {
+  PyFrameObject* frame = innermost;
+  Py_XINCREF(frame);
+  while (frame != nullptr && !is_candidate_frame(frame)) {
+    PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
+    Py_DECREF(frame);
+    frame = back;
+  }
+  return frame;
+}
+
+void record_text_evaluation(PyFrameObject* innermost) {
+  if (innermost == nullptr) return;
+  const std::string file = frame_file(innermost);
+  for (const auto& evaluator : kTextEvaluators) {
+    if (!ends_with(file, evaluator[0])) continue;
+    if (PyFrameObject* mine = candidate_frame_on_stack(innermost)) {
+      first_use = std::string(evaluator[1]) + " under the candidate's line " + std::to_string(PyFrame_GetLineNumber(mine));
+      Py_DECREF(mine);
+    }
+    return;
+  }
+}
+
 int audit(const char* event, PyObject* /*args*/, void* /*data*/) {
   if (first_use || watched_module.empty()) return 0;
+  // eval() and exec() raise it, with the caller's frame current.
+  if (std::strcmp(event, "exec") == 0) {
+    record_text_evaluation(PyEval_GetFrame());
+    return 0;
+  }
   // Both seen inside compile_module_from_src: the compiler's process, then the module's import
   // (only the import when Triton's cache already held the module).
   if (std::strcmp(event, "subprocess.Popen") == 0 || std::strcmp(event, "import") == 0) {
@@ -78,17 +118,9 @@ int audit(const char* event, PyObject* /*args*/, void* /*data*/) {
     return 0;
   }
   if (std::strncmp(event, "ctypes.", 7) != 0) return 0;
-  PyFrameObject* frame = PyEval_GetFrame();  // borrowed
-  Py_XINCREF(frame);
-  while (frame != nullptr) {
-    if (is_candidate_frame(frame)) {
-      first_use = std::string(event) + " at line " + std::to_string(PyFrame_GetLineNumber(frame));
-      Py_DECREF(frame);
-      return 0;
-    }
-    PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
-    Py_DECREF(frame);
-    frame = back;
+  if (PyFrameObject* mine = candidate_frame_on_stack(PyEval_GetFrame())) {
+    first_use = std::string(event) + " at line " + std::to_string(PyFrame_GetLineNumber(mine));
+    Py_DECREF(mine);
   }
   return 0;
 }
@@ -103,5 +135,7 @@ void install(const std::string& module_name) {
 }
 
 std::optional<std::string> native_use() { return first_use; }
+
+void forget() { first_use.reset(); }
 
 }  // namespace kbench::candidate_audit

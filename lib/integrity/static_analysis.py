@@ -187,14 +187,23 @@ IMPLICIT_METHODS = {"forward", "__call__", "__getitem__", "__iter__", "__next__"
 ATTR_CALLS = {"getattr", "setattr", "delattr"}
 
 
+# Names under which torch's own modules hold numpy (`torch.nn.functional.np`, `torch.storage.np`,
+# `torch.utils.data._utils.numpy`): numpy reached without importing it.
+_NUMPY_REEXPORTS = ("np", "numpy")
+
+
 def _canonical(qualname):
     """torch's own modules re-export it (`torch.nn.functional.torch`, `torch.functional.torch`):
     a name reached through such a path is the name below its last `torch`, so that
-    `torch.nn.functional.torch.set_num_threads` meets the rules of `torch.set_num_threads`."""
+    `torch.nn.functional.torch.set_num_threads` meets the rules of `torch.set_num_threads`. The
+    same for numpy: `torch.nn.functional.np.asarray` is `numpy.asarray` (its placement and its
+    forbidden doors)."""
     parts = qualname.split(".")
     for i in range(len(parts) - 1, 0, -1):
         if parts[i] == "torch":
             return ".".join(parts[i:])
+        if parts[i] in _NUMPY_REEXPORTS and parts[0] != "numpy":
+            return ".".join(["numpy"] + parts[i + 1:])
     return qualname
 
 

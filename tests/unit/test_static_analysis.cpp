@@ -222,6 +222,7 @@ TEST_CASE("hostile sources: each violation with its line") {
         {29, ".tofile: writes files"},
         {30, "torch.UntypedStorage.from_file: reads or maps files"},
         {34, "torch.UntypedStorage._new_with_weak_ptr: builds a storage over a raw address"}}},
+      {"numpy_via_torch.py", {{14, "numpy.lib.stride_tricks.as_strided: views memory outside the array"}}},
       {"triton_build_module.py",
        {{6, "from triton.runtime.build import compile_module_from_src: compiles C source and loads it"},
         {6, "import triton.runtime.build: compiles C source and loads it"},
@@ -250,6 +251,9 @@ TEST_CASE("placed apart: native code, numpy anywhere, Triton only on a GPU that 
   const auto numpy_only = analyze("tests/hostile/exploits/profiler_global.py");
   REQUIRE(numpy_only.violations.empty());
   CHECK(native_code_reason(numpy_only) == "line 5: numpy: its array interface views any address of the process");
+  // numpy through torch's own modules is numpy (torch.nn.functional.np).
+  CHECK(native_code_reason(analyze("tests/hostile/static/numpy_via_torch.py")) ==
+        "line 6: numpy: its array interface views any address of the process");
   const auto cpp = analyze("tests/data/static/honest_load_inline.py");
   CHECK(native_code_reason(cpp).find("torch.utils.cpp_extension") != std::string::npos);
   // A Triton candidate stays in one process unless its device reads pageable host memory.
