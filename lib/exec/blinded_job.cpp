@@ -58,8 +58,13 @@ WorkerOutcome run(WorkerLaunch launch) {
 }  // namespace
 
 bool native_isolation_enabled() {
-  const char* value = std::getenv("KBENCH_NATIVE_ISOLATION");
+  const char* value = std::getenv(kNativeIsolationVariable);
   return !(value && std::string(value) == "off");
+}
+
+bool every_candidate_placed_apart() {
+  const char* value = std::getenv(kNativeIsolationVariable);
+  return value && std::string(value) == "all";
 }
 
 void allow_native_placement(WorkerLaunch& first, const std::filesystem::path& job_dir) {

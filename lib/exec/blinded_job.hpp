@@ -19,6 +19,14 @@ namespace kbench {
 // candidate in one process; docs/cli.md): native-capable candidates run blinded (below).
 bool native_isolation_enabled();
 
+// KBENCH_NATIVE_ISOLATION=all: every candidate is placed apart, not only those the static
+// analysis finds able to reach native code or raw memory. The static analysis cannot prove a
+// Python candidate harmless (numpy is loaded in every worker: docs/threat-model.md#raw-memory-
+// from-pure-python); this closes the rest at the cost of three processes a job. The controller
+// passes the word on to the job's workers, which decide the placement.
+inline constexpr const char* kNativeIsolationVariable = "KBENCH_NATIVE_ISOLATION";
+bool every_candidate_placed_apart();
+
 // Lets the job's first worker decide: the worker runs the static analysis before any candidate
 // code (native_code_reason, lib/integrity/static_analysis.hpp, the one detector of native
 // code) and, for a candidate that may run native code, becomes the reference worker below.

@@ -293,6 +293,7 @@ JobResult run_job_attempt(const Job& job, const std::filesystem::path& job_dir, 
     // Every process of the job reads the one grant the ledger wrote in the job dir (run_jobs).
     launch.env["KBENCH_MEMORY_GRANT"] = std::filesystem::absolute(memory_grant_file(grant_dir)).string();
     if (witness_run > 1) launch.env[kWitnessRunVariable] = std::to_string(witness_run);
+    if (every_candidate_placed_apart()) launch.env[kNativeIsolationVariable] = "all";
     launch.args.insert(launch.args.end(), worker_args.begin(), worker_args.end());
     if (hold && first_launch)
       launch.hold_until = [&] {

@@ -19,6 +19,7 @@
 #include "core/hmac_sha256.hpp"
 #include "core/error.hpp"
 #include "core/seconds_since.hpp"
+#include "exec/blinded_job.hpp"
 #include "exec/result_channel.hpp"
 #include "integrity/integrity_monitor.hpp"
 #include "integrity/kernel_share.hpp"
@@ -177,9 +178,11 @@ std::string native_code_of(const Job& job) {
   try {
     const StaticAnalysis analysis = analyze_candidate_source(job.candidate_file);
     if (std::string native = native_code_reason(analysis); !native.empty()) return native;
-    return job.device.is_cuda()
-               ? device_reach_reason(analysis, cuda::pageable_memory_access(job.device.index.value_or(0)))
-               : "";
+    if (job.device.is_cuda())
+      if (std::string reach = device_reach_reason(analysis, cuda::pageable_memory_access(job.device.index.value_or(0)));
+          !reach.empty())
+        return reach;
+    return every_candidate_placed_apart() ? "every candidate is placed apart (KBENCH_NATIVE_ISOLATION=all)" : "";
   } catch (const InputError&) {
     return "";  // unreadable: the import reports it, and nothing of the candidate runs
   } catch (const std::exception& e) {
