@@ -117,6 +117,11 @@ FORBIDDEN_QUALIFIED = {
     # The baseline is Inductor: a candidate calling it measures the baseline, not its kernel.
     "torch.compile": "calls TorchInductor, the baseline itself",
     "torch._dynamo": "TorchDynamo/Inductor internals", "torch._inductor": "Inductor internals",
+    # The same stack under public names: torch.compiler.compile is torch.compile, and its cache
+    # artifacts (load_cache_artifacts, load_compiled_function) load compiled code from bytes.
+    "torch.compiler": "TorchDynamo/Inductor (the baseline itself; loads compiled artifacts)",
+    "torch.export": "TorchDynamo export (the compile stack; loads and saves programs)",
+    "torch._export": "TorchDynamo export internals", "torch._functorch": "the compile stack's internals",
     # Private bindings can switch off checks, reach the allocator or the dispatcher.
     "torch._C": "torch's private C bindings",
     # Registering kernels for aten ops changes what the reference and the baselines run.
