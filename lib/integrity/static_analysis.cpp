@@ -82,11 +82,10 @@ std::string native_code_reason(const StaticAnalysis& analysis) {
   return "";
 }
 
-std::string device_reach_reason(const StaticAnalysis& analysis, bool device_reaches_pageable_memory) {
-  if (!device_reaches_pageable_memory || analysis.device_code.empty()) return "";
-  return fmt::format("line {}: {} kernels on a GPU that reads and writes pageable host memory (HMM/ATS): a pointer "
-                     "cast in a kernel reaches the worker's heap",
-                     analysis.device_code.front().line, analysis.device_code.front().evidence);
+std::string device_reach_reason(const StaticAnalysis& analysis, const std::string& host_reach) {
+  if (host_reach.empty() || analysis.device_code.empty()) return "";
+  return fmt::format("line {}: {} kernels {}: a pointer in a kernel reaches the worker's heap",
+                     analysis.device_code.front().line, analysis.device_code.front().evidence, host_reach);
 }
 
 }  // namespace kbench

@@ -42,9 +42,14 @@ StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_f
 std::string native_code_reason(const StaticAnalysis& analysis);
 
 // The same question for a candidate that native_code_reason clears, on its device: its own
-// device kernels (Triton) take pointers that may be any integer, and a GPU that reads and writes
-// pageable host memory (HMM or ATS: `pageable_memory_access`) lets such a pointer reach the
-// worker's heap, where the expected values are. "" when either is absent.
-std::string device_reach_reason(const StaticAnalysis& analysis, bool device_reaches_pageable_memory);
+// Triton kernels take pointers that may be any integer (pointer arithmetic from an argument), so
+// wherever such a pointer is a host address the kernels reach the worker's heap, where the
+// expected values are. `host_reach` says where that is the case ("" where it is not): on the CPU,
+// where Triton interprets kernels on host memory; on a GPU that reads and writes pageable host
+// memory (HMM or ATS: `cuda::pageable_memory_access`). "" when either is absent.
+std::string device_reach_reason(const StaticAnalysis& analysis, const std::string& host_reach);
+// The two `host_reach` texts.
+inline constexpr const char* kInterpretedOnHost = "run interpreted on the CPU, where a pointer is a host address";
+inline constexpr const char* kPageableMemoryGpu = "run on a GPU that reads and writes pageable host memory (HMM/ATS)";
 
 }  // namespace kbench

@@ -178,10 +178,11 @@ std::string native_code_of(const Job& job) {
   try {
     const StaticAnalysis analysis = analyze_candidate_source(job.candidate_file);
     if (std::string native = native_code_reason(analysis); !native.empty()) return native;
-    if (job.device.is_cuda())
-      if (std::string reach = device_reach_reason(analysis, cuda::pageable_memory_access(job.device.index.value_or(0)));
-          !reach.empty())
-        return reach;
+    const std::string host_reach =
+        !job.device.is_cuda()                                          ? kInterpretedOnHost
+        : cuda::pageable_memory_access(job.device.index.value_or(0)) ? kPageableMemoryGpu
+                                                                       : "";
+    if (std::string reach = device_reach_reason(analysis, host_reach); !reach.empty()) return reach;
     return every_candidate_placed_apart() ? "every candidate is placed apart (KBENCH_NATIVE_ISOLATION=all)" : "";
   } catch (const InputError&) {
     return "";  // unreadable: the import reports it, and nothing of the candidate runs

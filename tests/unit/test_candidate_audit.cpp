@@ -10,6 +10,7 @@
 #include "catch.hpp"
 #include "integrity/candidate_audit.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 #include "worker/python_runtime.hpp"
 
 using namespace kbench;
@@ -19,14 +20,19 @@ namespace {
 
 constexpr const char* kCandidate = "kbench_candidate";
 
-// Runs `source` as the body of a fresh module named `name`: its frames carry that __name__.
+// Imports `source` from a file as a module named `name` (as the worker imports a candidate):
+// its frames carry that __name__.
 void run_as_module(const std::string& name, const std::string& source) {
   static const bool started = (start_python(), true);
   (void)started;
+  static test::TempDir sources;
+  const auto file = sources.write(name + ".py", source);
   py::gil_scoped_acquire gil;
-  py::object module = py::module_::import("types").attr("ModuleType")(name);
+  py::module_ util = py::module_::import("importlib.util");
+  py::object spec = util.attr("spec_from_file_location")(name, file.string());
+  py::object module = util.attr("module_from_spec")(spec);
   py::module_::import("sys").attr("modules")[py::str(name)] = module;
-  py::exec(source, module.attr("__dict__"));
+  spec.attr("loader").attr("exec_module")(module);
 }
 
 std::string seen() {
@@ -35,24 +41,16 @@ std::string seen() {
   return use.value_or("");
 }
 
-// The evaluated-annotation gadget (tests/hostile/exploits/eval_gadget_ctypes.py): a string nested
-// in an annotation, evaluated by functools.singledispatch's register, binds __import__.
-constexpr const char* kAnnotationGadget = R"(
-import functools
-import typing
-
-@functools.singledispatch
-def _dispatch(a):
-    return None
-
-def _typed(a: "typing.List['(_imp := lambda n: __import__(n))']"):
-    pass
-
-try:
-    _dispatch.register(_typed)
-except TypeError:
-    pass
-)";
+// The evaluated-annotation gadget: a string nested in an annotation, evaluated by
+// functools.singledispatch's register, binds __import__ (then opens libc through ctypes).
+// `spelling` varies the annotation's text: typing caches a subscripted type by its text, and a
+// cached one is not evaluated again in this process.
+std::string annotation_gadget(int spelling) {
+  std::string source = test::read_text(test::kSourceDir / "tests/hostile/exploits/eval_gadget_ctypes.py");
+  const std::string walrus = "(_imp := ";
+  source.replace(source.find(walrus), walrus.size(), "(_imp" + std::string(spelling + 1, ' ') + ":= ");
+  return source;
+}
 
 // The Python line that defines SOURCE, a C extension module named `name` (a fresh name per
 // build: an extension module loads once per process).
@@ -66,9 +64,10 @@ std::string c_module(const std::string& name) {
 
 TEST_CASE("text run as code by typing: recorded under the candidate's frames, not a library's") {
   candidate_audit::install(kCandidate);
-  run_as_module("kbench_audit_library", kAnnotationGadget);
+  candidate_audit::forget();
+  run_as_module("kbench_audit_library", annotation_gadget(0));
   CHECK(seen().empty());
-  run_as_module(kCandidate, kAnnotationGadget);
+  run_as_module(kCandidate, annotation_gadget(1));
   CHECK(seen().find("typing evaluated text as code (a string annotation) under the candidate's line") == 0);
   // Honest typing use evaluates nothing: plain annotations, a dataclass, a NamedTuple.
   run_as_module(kCandidate, R"(
@@ -94,6 +93,7 @@ launch(Config().block)
 
 TEST_CASE("ctypes under the candidate's frames is recorded") {
   candidate_audit::install(kCandidate);
+  candidate_audit::forget();
   run_as_module(kCandidate, "import ctypes\nctypes.CDLL(None)\n");
   CHECK(seen().find("ctypes.") == 0);
 }

@@ -246,7 +246,7 @@ TEST_CASE("hostile sources: each violation with its line") {
   }
 }
 
-TEST_CASE("placed apart: native code, numpy anywhere, Triton only on a GPU that reads pageable host memory") {
+TEST_CASE("placed apart: native code, numpy anywhere, Triton where its pointers are host addresses (CPU, HMM GPUs)") {
   // numpy's array interface views any address: placed apart even when every name it uses is
   // allowed (a computed spelling of the interface escapes the policy's list).
   const auto numpy_only = analyze("tests/hostile/exploits/profiler_global.py");
@@ -257,18 +257,21 @@ TEST_CASE("placed apart: native code, numpy anywhere, Triton only on a GPU that 
         "line 6: numpy: its array interface views any address of the process");
   const auto cpp = analyze("tests/data/static/honest_load_inline.py");
   CHECK(native_code_reason(cpp).find("torch.utils.cpp_extension") != std::string::npos);
-  // A Triton candidate stays in one process unless its device reads pageable host memory.
+  // A Triton candidate stays in one process only where its pointers are device addresses.
   const auto triton = analyze("benchmarks/solutions/smoke/04_layernorm_triton.py");
   CHECK(native_code_reason(triton).empty());
   REQUIRE(!triton.device_code.empty());
-  CHECK(device_reach_reason(triton, false).empty());
-  const std::string hmm = device_reach_reason(triton, true);
-  CHECK(hmm.find("line " + std::to_string(triton.device_code.front().line) + ": triton") == 0);
+  CHECK(device_reach_reason(triton, "").empty());
+  const std::string hmm = device_reach_reason(triton, kPageableMemoryGpu);
+  CHECK(hmm.find("line " + std::to_string(triton.device_code.front().line) + ": triton kernels run on a GPU") == 0);
   CHECK(hmm.find("pageable host memory (HMM/ATS)") != std::string::npos);
+  CHECK(device_reach_reason(triton, kInterpretedOnHost).find("triton kernels run interpreted on the CPU") !=
+        std::string::npos);
   // Plain PyTorch reaches no address on any device.
   const auto plain = analyze("tests/hostile/exploits/honest_torch.py");
   CHECK(native_code_reason(plain).empty());
-  CHECK(device_reach_reason(plain, true).empty());
+  CHECK(device_reach_reason(plain, kPageableMemoryGpu).empty());
+  CHECK(device_reach_reason(plain, kInterpretedOnHost).empty());
 }
 
 TEST_CASE("the runtime hostile candidates that reach the OS are caught before import") {
