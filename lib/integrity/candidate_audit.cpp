@@ -43,6 +43,24 @@ std::string frame_file(PyFrameObject* frame) {
   return file;
 }
 
+// The first frame on the stack, from `innermost` outward, for which `stop` is true (a new
+// reference), or nullptr.
+template <class Stop>
+PyFrameObject* first_frame(PyFrameObject* innermost, Stop stop) {
+  PyFrameObject* frame = innermost;
+  Py_XINCREF(frame);
+  while (frame != nullptr && !stop(frame)) {
+    PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
+    Py_DECREF(frame);
+    frame = back;
+  }
+  return frame;
+}
+
+PyFrameObject* candidate_frame_on_stack(PyFrameObject* innermost) {
+  return first_frame(innermost, is_candidate_frame);
+}
+
 // Triton's compiler of host modules (`compile_module_from_src`, `_build`) compiles any C source
 // and imports it. Triton calls it for its own launchers (from its driver); a call whose caller
 // is the candidate's own frame is native code of the candidate's choosing
@@ -50,23 +68,19 @@ std::string frame_file(PyFrameObject* frame) {
 constexpr const char* kTritonBuild = "/triton/runtime/build.py";
 
 void record_native_build(PyFrameObject* innermost) {
-  PyFrameObject* frame = innermost;
-  Py_XINCREF(frame);
   bool in_build = false;
-  while (frame != nullptr) {
+  PyFrameObject* caller = first_frame(innermost, [&](PyFrameObject* frame) {
     if (ends_with(frame_file(frame), kTritonBuild)) {
       in_build = true;
-    } else if (in_build) {  // build.py's caller
-      if (is_candidate_frame(frame))
-        first_use = "triton.runtime.build (compiles and loads C source) called at line " +
-                    std::to_string(PyFrame_GetLineNumber(frame));
-      Py_DECREF(frame);
-      return;
+      return false;
     }
-    PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
-    Py_DECREF(frame);
-    frame = back;
-  }
+    return in_build;  // the first frame outside build.py, once inside it: build.py's caller
+  });
+  if (caller == nullptr) return;
+  if (is_candidate_frame(caller))
+    first_use = "triton.runtime.build (compiles and loads C source) called at line " +
+                std::to_string(PyFrame_GetLineNumber(caller));
+  Py_DECREF(caller);
 }
 
 // Libraries that run text as code (the "code run from text" gadgets of docs/integrity-static.md,
@@ -78,18 +92,6 @@ constexpr const char* kTextEvaluators[][2] = {
     {"/torch/fx/graph_module.py", "torch.fx ran generated source"},
     {"/torch/package/package_importer.py", "torch.package ran packaged source"},
 };
-
-// The first candidate frame on the stack from `innermost` outward, or nullptr (a new reference).
-PyFrameObject* candidate_frame_on_stack(PyFrameObject* innermost) {
-  PyFrameObject* frame = innermost;
-  Py_XINCREF(frame);
-  while (frame != nullptr && !is_candidate_frame(frame)) {
-    PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
-    Py_DECREF(frame);
-    frame = back;
-  }
-  return frame;
-}
 
 void record_text_evaluation(PyFrameObject* innermost) {
   if (innermost == nullptr) return;

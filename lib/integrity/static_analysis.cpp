@@ -43,6 +43,13 @@ std::vector<std::string> strings(py::handle list) {
   return out;
 }
 
+// The analyzer's uses of a family of names ([{"line", "what"}]) as findings named `check`.
+std::vector<StaticFinding> uses(py::handle list, const char* check) {
+  std::vector<StaticFinding> out;
+  for (auto n : list) out.push_back({check, n["what"].cast<std::string>(), n["line"].cast<int>()});
+  return out;
+}
+
 }  // namespace
 
 StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_file) {
@@ -64,10 +71,8 @@ StaticAnalysis analyze_candidate_source(const std::filesystem::path& candidate_f
   }
   analysis.defined_kernels = strings(result["defined_kernels"]);
   analysis.reachable_kernels = strings(result["reachable_kernels"]);
-  for (auto n : result["native_code"])
-    analysis.native_code.push_back({"native_code", n["what"].cast<std::string>(), n["line"].cast<int>()});
-  for (auto n : result["device_code"])
-    analysis.device_code.push_back({"device_code", n["what"].cast<std::string>(), n["line"].cast<int>()});
+  analysis.native_code = uses(result["native_code"], "native_code");
+  analysis.device_code = uses(result["device_code"], "device_code");
   analysis.syntax_error = result["syntax_error"].cast<std::string>();
   analysis.model_new_missing = result["model_new_missing"].cast<bool>();
   last.emplace(source, analysis);
