@@ -162,6 +162,36 @@ def _aten_kernels():
                     out.append(name + ' ' + key + ': ' + where.split(' :: ')[0])
     return sorted(out)
 
+def _described(value):
+    if callable(value) and hasattr(value, '__qualname__'):
+        return f'{getattr(value, "__module__", "?")}.{value.__qualname__} at {id(value):#x}'
+    return repr(value)[:200]
+
+def _triton_settings():
+    """Triton's process-wide settings (triton.knobs). Its launch hooks run inside every Triton
+    launch, the Inductor baseline's included: Inductor's launchers take them from here, so a
+    hook that waits slows that baseline. Interpret mode and the compile options change what
+    its kernels are. A value set on a namespace lands in its __dict__; the hook chains are
+    class-level objects, compared by their lists."""
+    try:
+        knobs = importlib.import_module('triton.knobs')
+    except Exception:
+        return 'no triton'
+    out = []
+    for name, space in sorted(vars(knobs).items()):
+        if not isinstance(space, knobs.base_knobs):
+            continue
+        out.append((name, id(space), sorted((k, _described(v)) for k, v in vars(space).items())))
+        for attr, value in sorted(vars(type(space)).items()):
+            if isinstance(value, knobs.HookChain):
+                out.append((name, attr, id(value), [_described(c) for c in value.calls]))
+            elif attr.endswith('_hook'):
+                out.append((name, attr, _described(value)))
+    compiled = getattr(importlib.import_module('triton.compiler'), 'CompiledKernel', None)
+    for attr in ('launch_enter_hook', 'launch_exit_hook'):
+        out.append(('CompiledKernel', attr, _described(getattr(compiled, attr, None))))
+    return out
+
 # Global state that changes what the reference and the baselines run in this process without
 # replacing any function: nn.Module's global hooks (a pre-hook that slows the reference, a hook
 # that rewrites its outputs), torch function and dispatch modes (which see every input built),
@@ -221,6 +251,11 @@ def _state():
                                      backends.mkldnn.conv.fp32_precision, backends.mkldnn.rnn.fp32_precision,
                                      backends.cuda.matmul.fp32_precision, backends.cudnn.conv.fp32_precision)),
         ('cpu fp16 reduced precision', torch._C._get_cpu_allow_fp16_reduced_precision_reduction),
+        ('triton.knobs (launch hooks, interpret, compile options)', _triton_settings),
+        # A warning or an error on every synchronising op of the baselines. Reading it starts
+        # CUDA, so only where CUDA runs already (setting it starts CUDA too; unset, it is 0).
+        ('torch.cuda.get_sync_debug_mode()',
+         lambda: torch.cuda.get_sync_debug_mode() if torch.cuda.is_initialized() else 0),
     ]
     for name, probe in probes:
         try:

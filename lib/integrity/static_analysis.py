@@ -68,6 +68,13 @@ FORBIDDEN_ATTRS = {
     "tofile": "writes files", "from_file": "reads or maps files",
     "compile_module_from_src": "compiles C source and loads it (native code)",
 }
+# Triton's launch and compile hooks: called around every Triton launch of the process, the
+# Inductor baseline's included (triton_launch_hook_slow_inductor.py).
+FORBIDDEN_ATTRS.update({
+    name: "a Triton hook run inside every launch, the Inductor baseline's too"
+    for name in ("launch_enter_hook", "launch_exit_hook", "kernel_load_start_hook", "kernel_load_end_hook",
+                 "jit_cache_hook", "jit_post_compile_hook", "add_stages_inspection_hook")
+})
 
 # Protocols that turn an address into an array: numpy.asarray of an object whose
 # __array_interface__ names any address is a view of it (read and write), no ctypes needed
@@ -129,11 +136,23 @@ FORBIDDEN_QUALIFIED = {
     "torch.ops.load_library": "loads an arbitrary shared library",
     # Triton compiles C source into a module and imports it (its launchers): any source, native code.
     "triton.runtime.build": "compiles C source and loads it (native code)",
+    # Process-wide: its hooks run in the Inductor baseline's launches, interpret mode and the
+    # compile options change its kernels, setenv writes the environment.
+    "triton.knobs": "Triton's process-wide settings (hooks in the Inductor baseline's launches)",
     "triton.backends.nvidia.driver": "Triton's driver, which compiles and loads C source (native code)",
     "triton.backends.amd.driver": "Triton's driver, which compiles and loads C source (native code)",
     "torch.utils._python_dispatch": "intercepts torch calls",
     "torch.overrides": "intercepts torch calls",
     "torch.multiprocessing": "other processes escape the timed region",
+    # TorchScript is a second interpreter: torch.jit.fork runs a task on torch's inter-op pool,
+    # and a @torch.jit.ignore function called there runs Python on a thread threading never
+    # lists (interop_gil_spinner.py held the GIL through the eager baseline's calls: 8x paid);
+    # it also evaluates `# type:` comments as code and loads programs from files.
+    "torch.jit": "TorchScript: runs Python on torch's thread pool, unseen (and evaluates type comments)",
+    "torch._jit_internal": "TorchScript internals (evaluates strings, runs Python on torch's thread pool)",
+    "torch.distributed": "other processes and threads (RPC agents run Python on their own threads)",
+    "torch.hub": "downloads and imports code",
+    "torch.package": "imports code from archives",
     # Work on a side stream escapes event timing (exploit 1); KernelBench-format forward calls
     # need only the current stream.
     "torch.cuda.Stream": "side stream", "torch.cuda.stream": "side stream",

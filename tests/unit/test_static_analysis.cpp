@@ -228,6 +228,13 @@ TEST_CASE("hostile sources: each violation with its line") {
         {7, "import triton.runtime.build: compiles C source and loads it"},
         {13, "triton.backends.nvidia.driver.compile_module_from_src: compiles C source and loads it"},
         {22, "torch.compiler.compile: torch.compiler: TorchDynamo/Inductor"}}},
+      {"torchscript_thread_pool.py",
+       {{7, "from torch.jit import fork: torch.jit: TorchScript: runs Python on torch's thread pool"},
+        {7, "import torch.jit: TorchScript"},
+        {10, "torch.jit.ignore: torch.jit"},
+        {15, "torch.jit.CompilationUnit: torch.jit"},
+        {16, "torch.jit.load: torch.jit"},
+        {22, "torch.distributed.is_available: torch.distributed: other processes and threads"}}},
       {"builtins_via_self.py",
        {{7, ".__self__: a builtin function's __self__ is the builtins module"},
         {8, "type(..., (torch.Tensor, ...), ...): a tensor subclass"}}},
@@ -284,6 +291,16 @@ TEST_CASE("the runtime hostile candidates that reach the OS are caught before im
   CHECK(side_stream.violations[0].evidence.find("torch.cuda.Stream: side stream") == 0);
   CHECK(side_stream.violations[1].line == 20);
   CHECK(side_stream.violations[1].evidence.find("torch.cuda.stream: side stream") == 0);
+}
+
+TEST_CASE("exploits only the static policy stops: Python on torch's inter-op pool (TorchScript)") {
+  // interop_gil_spinner.py was paid 8x under strict on the CPU: its thread is invisible to the
+  // background_thread check (a native pool thread), so refusing torch.jit is what stops it.
+  const auto spinner = analyze("tests/hostile/exploits/interop_gil_spinner.py");
+  REQUIRE(spinner.violations.size() == 5);
+  CHECK(spinner.violations[0].line == 18);
+  CHECK(spinner.violations[0].evidence.find("torch.jit.ignore: torch.jit: TorchScript") == 0);
+  CHECK(spinner.violations[4].evidence.find("torch.jit.fork: torch.jit") == 0);
 }
 
 TEST_CASE("a decoy kernel that forward never reaches does not count") {
