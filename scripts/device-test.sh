@@ -284,6 +284,7 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         "clamp_affine_sampled_indices": ("timed_call_check",),
         "matmul_native_content": ("ok",), "matmul_inductor_slowed": ("baseline_cross_check",),
         "clamp_affine_numpy_samples": ("timing_witness",), "clamp_affine_launch_hook": ("monkeypatch",),
+        "clamp_affine_allocator_history": ("monkeypatch",),
         # Any check may catch it; ok only if it earns nothing (below).
         "attention_allocator_release": ("ok", "monkeypatch", "timed_call_check", "allocator_release"),
         "clamp_affine_honest": ("ok",)}

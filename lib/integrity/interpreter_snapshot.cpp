@@ -256,6 +256,9 @@ def _state():
         # CUDA, so only where CUDA runs already (setting it starts CUDA too; unset, it is 0).
         ('torch.cuda.get_sync_debug_mode()',
          lambda: torch.cuda.get_sync_debug_mode() if torch.cuda.is_initialized() else 0),
+        # The caching allocator recording a stack trace at every allocation: each of the eager
+        # baseline's intermediates then costs a stack walk, a fused candidate's fewer do not.
+        ('CUDA allocator history', lambda: torch.cuda.is_initialized() and torch._C._cuda_isHistoryEnabled()),
     ]
     for name, probe in probes:
         try:

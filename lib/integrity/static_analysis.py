@@ -172,6 +172,10 @@ FORBIDDEN_QUALIFIED = {
     "torch.cuda.set_per_process_memory_fraction": "starves the baselines' caching allocator",
     "torch.cuda.memory.set_per_process_memory_fraction": "starves the baselines' caching allocator",
     "torch.cuda.memory._set_allocator_settings": "changes the baselines' caching allocator",
+    # A stack trace recorded at every allocation slows the baselines' intermediates.
+    "torch.cuda.memory._record_memory_history": "slows every allocation of the baselines (stack traces)",
+    "torch.cuda.memory._record_memory_history_impl": "slows every allocation of the baselines (stack traces)",
+    "torch.cuda.memory._record_memory_history_legacy": "slows every allocation of the baselines (stack traces)",
     "torch.set_num_interop_threads": "changes the baselines' CPU threads",
     # Files: caches across calls and jobs (exploit 5); unpickling runs code.
     "torch.save": "writes files", "torch.load": "reads files (unpickling runs code)",
