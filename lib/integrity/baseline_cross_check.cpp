@@ -6,7 +6,8 @@
 
 namespace kbench {
 
-BaselineRule baseline_rule(const std::string& baseline) {
+BaselineRule baseline_rule(const std::string& baseline, bool cuda) {
+  if (!cuda) return kCpuBaselineRule;
   return baseline == "eager" ? kEagerBaselineRule : BaselineRule{};
 }
 

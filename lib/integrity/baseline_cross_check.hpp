@@ -25,8 +25,21 @@ struct BaselineRule {
 // timed beside (e.g. a layer of the reference swapped for a slower one) from 1.1x on.
 inline constexpr BaselineRule kEagerBaselineRule{1.10, 0.005};
 
-// The rule for a baseline by name: kEagerBaselineRule for "eager", else the default.
-BaselineRule baseline_rule(const std::string& baseline);
+// On the CPU medians move more (an interpreted Triton candidate evicts the baseline's caches; a
+// loaded two-core machine): over 106 honest comparisons (the honest corpus and level1 on the CI
+// machine, 2026-12-05) the eager baseline beside the candidate was at most 1.81x its figure
+// without it (16 us -> 29 us), 1.13x on calls of milliseconds; on 2026-11-30, with Triton still
+// interpreted in the same process, up to 3x. 4x + 0.1 ms stays clear of both and bounds what
+// slowing the baselines earns there (interop_gil_spinner.py made eager 18x slower).
+inline constexpr BaselineRule kCpuBaselineRule{4.0, 0.1};
+
+// An in-process candidate's baselines against the same process's run before its import, on
+// CUDA (candidate_unit.cpp): no honest H200 job reached it.
+inline constexpr BaselineRule kPreImportCudaRule{1.10, 0.02};
+
+// The rule for a baseline by name on a device: on the CPU kCpuBaselineRule; on CUDA
+// kEagerBaselineRule for "eager", else the default.
+BaselineRule baseline_rule(const std::string& baseline, bool cuda = true);
 
 // nullopt when median(reported) <= factor * median(trusted) + margin (or either is empty);
 // otherwise the evidence, one line naming `baseline`.

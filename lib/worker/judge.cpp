@@ -211,9 +211,9 @@ struct ReferenceCalls {
 };
 
 // The baseline samples the candidate's process reported against the reference worker's: a
-// mismatch is refused on CUDA (both timed alone on the GPU); on the CPU only noted, since there
-// the interleaved candidate evicts the baseline's caches and a loaded machine moves medians by
-// 10-200% (docs/timing.md).
+// mismatch is refused, on CUDA tightly (both timed alone on the GPU), on the CPU loosely (the
+// interleaved candidate evicts the baseline's caches, a loaded machine moves medians:
+// kCpuBaselineRule).
 void cross_check_baselines(const Job& job, const ReferenceWork& work, JobResult& provisional) {
   if (!IntegrityMonitor::enabled_for(job, "baseline_cross_check")) return;
   for (const auto& [name, trusted] : work.trusted_baseline_ms) {
@@ -222,8 +222,9 @@ void cross_check_baselines(const Job& job, const ReferenceWork& work, JobResult&
     provisional.diagnostics["integrity_notes"]["baseline_cross_check"][name] = {
         {"reported_median_ms", summarize(reported->second.samples_ms).median},
         {"trusted_median_ms", summarize(trusted).median}};
-    const auto disagreement = baseline_disagreement(name, reported->second.samples_ms, trusted, baseline_rule(name));
-    if (disagreement && job.device.is_cuda()) throw rejection("baseline_cross_check", *disagreement);
+    const auto disagreement = baseline_disagreement(name, reported->second.samples_ms, trusted,
+                                                    baseline_rule(name, job.device.is_cuda()));
+    if (disagreement) throw rejection("baseline_cross_check", *disagreement);
   }
 }
 

@@ -37,3 +37,18 @@ TEST_CASE("the eager baseline's rule is tight, Inductor's loose (each process co
   // Tiny calls: 26 us against 26.8 us reported (the widest honest case) is within the margin.
   CHECK(!baseline_disagreement("eager", {0.0268}, {0.0262}, baseline_rule("eager")));
 }
+
+TEST_CASE("on the CPU the rule is loose, for every baseline, and still stops a baseline made many times slower") {
+  CHECK(baseline_rule("eager", false).factor == kCpuBaselineRule.factor);
+  CHECK(baseline_rule("inductor", false).margin_ms == kCpuBaselineRule.margin_ms);
+  CHECK(baseline_rule("eager", true).factor == kEagerBaselineRule.factor);
+  // The widest honest CPU spreads seen (2026-12-05: 16 us -> 29 us; 17.8 ms -> 20.0 ms) and the
+  // 3x of 2026-11-30 pass.
+  CHECK(!baseline_disagreement("eager", {0.029}, {0.016}, baseline_rule("eager", false)));
+  CHECK(!baseline_disagreement("eager", {20.02}, {17.76}, baseline_rule("eager", false)));
+  CHECK(!baseline_disagreement("eager", {3.0}, {1.0}, baseline_rule("eager", false)));
+  // Python holding the GIL from torch's inter-op pool (interop_gil_spinner.py): 1.12 -> 20 ms.
+  const auto refused = baseline_disagreement("eager", {20.4}, {1.12}, baseline_rule("eager", false));
+  REQUIRE(refused);
+  CHECK(refused->find("4 x + 0.1 ms") != std::string::npos);
+}
