@@ -87,6 +87,15 @@ std::string native_code_reason(const StaticAnalysis& analysis) {
   return "";
 }
 
+bool kernels_interpreted_on_host(const std::filesystem::path& candidate_file, bool cuda) {
+  if (cuda) return false;
+  try {
+    return !analyze_candidate_source(candidate_file).device_code.empty();
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
 std::string device_reach_reason(const StaticAnalysis& analysis, const std::string& host_reach) {
   if (host_reach.empty() || analysis.device_code.empty()) return "";
   return fmt::format("line {}: {} kernels {}: a pointer in a kernel reaches the worker's heap",

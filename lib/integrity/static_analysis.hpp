@@ -48,6 +48,9 @@ std::string native_code_reason(const StaticAnalysis& analysis);
 // where Triton interprets kernels on host memory; on a GPU that reads and writes pageable host
 // memory (HMM or ATS: `cuda::pageable_memory_access`). "" when either is absent.
 std::string device_reach_reason(const StaticAnalysis& analysis, const std::string& host_reach);
+// Whether a CPU job's candidate has Triton kernels, which run interpreted there (false on CUDA,
+// and for a file the analysis cannot read: the import reports that).
+bool kernels_interpreted_on_host(const std::filesystem::path& candidate_file, bool cuda);
 // The two `host_reach` texts.
 inline constexpr const char* kInterpretedOnHost = "run interpreted on the CPU, where a pointer is a host address";
 inline constexpr const char* kPageableMemoryGpu = "run on a GPU that reads and writes pageable host memory (HMM/ATS)";
