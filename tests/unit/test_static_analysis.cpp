@@ -298,7 +298,7 @@ TEST_CASE("exploits only the static policy stops: Python on torch's inter-op poo
   // background_thread check (a native pool thread), so refusing torch.jit is what stops it.
   const auto spinner = analyze("tests/hostile/exploits/interop_gil_spinner.py");
   REQUIRE(spinner.violations.size() == 5);
-  CHECK(spinner.violations[0].line == 18);
+  CHECK(spinner.violations[0].line == 20);
   CHECK(spinner.violations[0].evidence.find("torch.jit.ignore: torch.jit: TorchScript") == 0);
   CHECK(spinner.violations[4].evidence.find("torch.jit.fork: torch.jit") == 0);
 }
