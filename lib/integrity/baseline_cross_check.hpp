@@ -29,7 +29,8 @@ inline constexpr BaselineRule kEagerBaselineRule{1.10, 0.005};
 // loaded two-core machine): over 114 honest comparisons (the honest corpus and level1 on the CI
 // machine, 2026-12-05) the eager baseline beside the candidate was at most 1.81x its figure
 // without it (16 us -> 29 us), 1.13x on calls of milliseconds; on 2026-11-30, with Triton still
-// interpreted in the same process, up to 3x. 4x + 0.1 ms stays clear of both and bounds what
+// interpreted in the same process, up to 3x. 4x + 0.1 ms (the judge's form; the pre-import check
+// asks for more than 4x and 0.1 ms, as on CUDA) stays clear of both and bounds what
 // slowing the baselines earns there (interop_gil_spinner.py made eager 18x slower). Not beside a
 // candidate whose Triton kernels run interpreted (kernels_interpreted_on_host): on the loaded CI
 // machine an honest interpreted bmm took eager from 0.023 ms to 7.84 ms (335x, 2026-12-05), its
@@ -43,7 +44,7 @@ inline constexpr BaselineRule kPreImportCudaRule{1.10, 0.02};
 
 // The rule for a baseline by name on a device: on the CPU kCpuBaselineRule; on CUDA
 // kEagerBaselineRule for "eager", else the default.
-BaselineRule baseline_rule(const std::string& baseline, bool cuda = true);
+BaselineRule baseline_rule(const std::string& baseline, bool cuda);
 
 // nullopt when median(reported) <= factor * median(trusted) + margin (or either is empty);
 // otherwise the evidence, one line naming `baseline`.

@@ -27,15 +27,15 @@ TEST_CASE("a baseline reported much slower than the trusted one is refused, with
 }
 
 TEST_CASE("the eager baseline's rule is tight, Inductor's loose (each process compiles its own)") {
-  CHECK(baseline_rule("eager").factor == kEagerBaselineRule.factor);
-  CHECK(baseline_rule("inductor").factor == BaselineRule{}.factor);
+  CHECK(baseline_rule("eager", true).factor == kEagerBaselineRule.factor);
+  CHECK(baseline_rule("inductor", true).factor == BaselineRule{}.factor);
   const std::vector<double> trusted = {2.6951};
   // The H200's widest honest spread (1.020) passes; a layer swapped for one 1.2x slower does not.
-  CHECK(!baseline_disagreement("eager", {2.6951 * 1.02}, trusted, baseline_rule("eager")));
-  CHECK(baseline_disagreement("eager", {2.6951 * 1.2}, trusted, baseline_rule("eager")));
-  CHECK(!baseline_disagreement("inductor", {2.6951 * 1.2}, trusted, baseline_rule("inductor")));
+  CHECK(!baseline_disagreement("eager", {2.6951 * 1.02}, trusted, baseline_rule("eager", true)));
+  CHECK(baseline_disagreement("eager", {2.6951 * 1.2}, trusted, baseline_rule("eager", true)));
+  CHECK(!baseline_disagreement("inductor", {2.6951 * 1.2}, trusted, baseline_rule("inductor", true)));
   // Tiny calls: 26 us against 26.8 us reported (the widest honest case) is within the margin.
-  CHECK(!baseline_disagreement("eager", {0.0268}, {0.0262}, baseline_rule("eager")));
+  CHECK(!baseline_disagreement("eager", {0.0268}, {0.0262}, baseline_rule("eager", true)));
 }
 
 TEST_CASE("on the CPU the rule is loose, for every baseline, and still stops a baseline made many times slower") {
