@@ -90,6 +90,30 @@ std::vector<pid_t> live_descendants(pid_t root) {
   return out;
 }
 
+std::map<pid_t, std::string> running_descendants(pid_t root) {
+  std::multimap<pid_t, const ProcStat*> children;
+  const auto processes = all_processes();
+  for (const auto& p : processes) children.emplace(p.ppid, &p);
+  std::map<pid_t, std::string> out;
+  std::vector<pid_t> todo = {root};
+  std::set<pid_t> seen = {root};
+  while (!todo.empty()) {
+    const pid_t parent = todo.back();
+    todo.pop_back();
+    const auto [begin, end] = children.equal_range(parent);
+    for (auto it = begin; it != end; ++it) {
+      const ProcStat& child = *it->second;
+      if (!seen.insert(child.pid).second) continue;
+      todo.push_back(child.pid);  // a zombie's children are still below root until reparented
+      if (child.state == 'Z' || child.state == 'X' || child.state == 'x') continue;
+      std::string name;
+      std::getline(std::ifstream("/proc/" + std::to_string(child.pid) + "/comm"), name);
+      out[child.pid] = name;
+    }
+  }
+  return out;
+}
+
 std::vector<pid_t> ProcessTree::pids() const {
   std::vector<pid_t> pids = {root_};
   for (const auto& [pid, start] : tracked_)

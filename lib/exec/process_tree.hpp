@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace kbench {
@@ -45,6 +46,11 @@ class ProcessTree {
 // `root` and every live process below it by the parent links of /proc now (no memory read: cheap
 // enough for the timing witness's window).
 std::vector<pid_t> live_descendants(pid_t root);
+
+// Every process below `root` (not `root` itself) that runs now, zombies (exited, not yet reaped)
+// left out, with its name (`comm`): what the child_process check compares before and after a
+// candidate's code ran (a DataLoader's workers are forks of the worker).
+std::map<pid_t, std::string> running_descendants(pid_t root);
 
 // Makes the calling process a child subreaper and non-dumpable (its /proc/<pid>/environ and
 // memory unreadable to same-uid processes); idempotent. The controller calls it before the first

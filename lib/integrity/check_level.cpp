@@ -35,6 +35,7 @@ const std::vector<IntegrityCheck>& integrity_checks() {
       {"post_timing_recheck", L::standard, "the timed instance rechecked on a new seed after timing"},
       {"timed_call_check", L::standard, "every warm-up and timed call checked on 1024 random elements"},
       {"background_thread", L::standard, "no Python thread started by the candidate still runs"},
+      {"child_process", L::standard, "no process started by the candidate still runs"},
       {"monkeypatch", L::standard, "torch, time, builtins... functions unchanged by the candidate"},
       {"side_stream", L::standard, "no timed call leaves work running off the timed stream (CUDA)"},
       {"native_isolation", L::standard,

@@ -76,7 +76,7 @@ void IntegrityMonitor::before_import(const std::vector<Trial>& trials, long long
       notes_["static_analysis_error"] = e.what();
     }
   }
-  if (enabled("monkeypatch") || enabled("background_thread"))
+  if (enabled("monkeypatch") || enabled("background_thread") || enabled("child_process"))
     snapshot_ = std::make_unique<InterpreterSnapshot>();
   // Judged free of native code, so not isolated: watch that it stays so (candidate_audit.hpp).
   if (enabled("native_isolation")) {
@@ -214,6 +214,16 @@ void IntegrityMonitor::check_interpreter(const char* when) {
     const auto native = snapshot_->new_native_threads();
     if (!native.empty() && !notes_.contains("native_thread_growth"))
       notes_["native_thread_growth"] = {{"count", native.size()}, {"threads", native}, {"seen", when}};
+  }
+  if (enabled("child_process")) {
+    // The harness's own children (extension builds, Triton's compilers) are waited for and gone
+    // by now; Inductor's compile workers start before the snapshot. Anything else alive below
+    // this process was started by the candidate: DataLoader workers fork it, and a process runs
+    // beside the baselines' timed calls (CPU time, GPU contexts) where no thread check looks.
+    const auto processes = snapshot_->new_processes();
+    if (!processes.empty())
+      throw rejection("child_process", fmt::format("process(es) started by the candidate still running {}: {}",
+                                                   when, first_names(processes)));
   }
   if (enabled("monkeypatch")) {
     const auto patched = snapshot_->patched();

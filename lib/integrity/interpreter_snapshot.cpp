@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "integrity/model_seal.hpp"
+#include "exec/process_tree.hpp"
 
 namespace py = pybind11;
 
@@ -287,6 +290,14 @@ std::set<long> native_thread_ids() {
   return ids;
 }
 
+// This process as /proc names it: in the sandbox's PID namespace getpid() is small (2), while the
+// /proc it reads is the host's, where pid 2 is kthreadd (every kernel thread its child).
+pid_t proc_self_pid() {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self", error);
+  return error ? getpid() : pid_t(std::strtol(self.c_str(), nullptr, 10));
+}
+
 std::string thread_name(long tid) {
   std::string name;
   std::getline(std::ifstream("/proc/self/task/" + std::to_string(tid) + "/comm"), name);
@@ -300,6 +311,7 @@ InterpreterSnapshot::InterpreterSnapshot() {
   py::exec(kHookDescriptionCode, scope_);
   py::exec(kSnapshotCode, scope_);
   native_threads_ = native_thread_ids();
+  processes_ = running_descendants(proc_self_pid());
 }
 
 std::vector<std::string> InterpreterSnapshot::patched() const {
@@ -327,6 +339,17 @@ std::vector<std::string> InterpreterSnapshot::new_native_threads() const {
   std::vector<std::string> out;
   for (long tid : native_thread_ids())
     if (!native_threads_.count(tid)) out.push_back(thread_name(tid) + " (" + std::to_string(tid) + ")");
+  return out;
+}
+
+std::vector<std::string> InterpreterSnapshot::new_processes() const {
+  std::vector<std::string> out;
+  // A pid reused by another process since the snapshot is new too: compare the names as well.
+  for (const auto& [pid, name] : running_descendants(proc_self_pid())) {
+    const auto before = processes_.find(pid);
+    if (before == processes_.end() || before->second != name)
+      out.push_back(name + " (" + std::to_string(pid) + ")");
+  }
   return out;
 }
 

@@ -1,9 +1,12 @@
 #pragma once
 // What the candidate may change in the interpreter it shares with the harness, snapshotted
 // before its import and compared later: the functions of torch, time, builtins... (by identity),
-// torch's global state (hooks, modes, threads, numerics) and the running Python threads. Native threads are counted too, as a weaker signal.
+// torch's global state (hooks, modes, threads, numerics) and the running Python threads and child processes. Native threads are counted too, as a weaker
+// signal.
 #include <pybind11/pybind11.h>
+#include <sys/types.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,10 +28,14 @@ class InterpreterSnapshot {
   // Native threads of this process alive now that were not at the snapshot (Linux:
   // /proc/self/task): "comm (tid)".
   [[nodiscard]] std::vector<std::string> new_native_threads() const;
+  // Processes below this one running now that were not at the snapshot (exec/process_tree.hpp):
+  // "comm (pid)".
+  [[nodiscard]] std::vector<std::string> new_processes() const;
 
  private:
   pybind11::dict scope_;  // the snapshot, kept in a dict the candidate has no name for
   std::set<long> native_threads_;
+  std::map<pid_t, std::string> processes_;
 };
 
 }  // namespace kbench

@@ -144,6 +144,12 @@ FORBIDDEN_QUALIFIED = {
     "torch.utils._python_dispatch": "intercepts torch calls",
     "torch.overrides": "intercepts torch calls",
     "torch.multiprocessing": "other processes escape the timed region",
+    # DataLoader workers are processes forked from the worker: candidate code (the dataset's
+    # __getitem__) runs there beside the baselines' timed calls, gated by a shared-memory flag
+    # (dataloader_worker_spinner.py). Datasets alone do nothing.
+    "torch.utils.data.DataLoader": "its workers are other processes (escape the timed region)",
+    "torch.utils.data.dataloader": "its workers are other processes (escape the timed region)",
+    "torch.utils.data._utils": "DataLoader's worker processes and their queues",
     # TorchScript is a second interpreter: torch.jit.fork runs a task on torch's inter-op pool,
     # and a @torch.jit.ignore function called there runs Python on a thread threading never
     # lists (interop_gil_spinner.py held the GIL through the eager baseline's calls: 8x paid);

@@ -304,6 +304,21 @@ TEST_CASE("Python on torch's inter-op pool (TorchScript) is refused before it ru
   CHECK(spinner.violations[4].evidence.find("torch.jit.fork: torch.jit") == 0);
 }
 
+TEST_CASE("DataLoader workers (other processes running the candidate's code) are refused before they run") {
+  // dataloader_worker_spinner.py forks worker processes at import that burn the CPU beside the
+  // baselines' calls; at run time the child_process check sees them (test_integrity_exploits).
+  const auto spinner = analyze("tests/hostile/exploits/dataloader_worker_spinner.py");
+  REQUIRE(spinner.violations.size() == 3);
+  CHECK(spinner.violations[0].line == 14);
+  CHECK(spinner.violations[0].evidence.find("from torch.utils.data import DataLoader: its workers are other processes") == 0);
+  CHECK(spinner.violations[1].evidence.find("from torch.utils.data import dataloader:") == 0);
+  CHECK(spinner.violations[2].evidence.find("torch.utils.data.dataloader.queue.Queue:") == 0);
+  // A Dataset alone runs nothing elsewhere: allowed.
+  test::TempDir dir;
+  std::ofstream(dir.path() / "dataset.py") << "from torch.utils.data import Dataset, TensorDataset\n";
+  CHECK(analyze(dir.path() / "dataset.py").violations.empty());
+}
+
 TEST_CASE("a decoy kernel that forward never reaches does not count") {
   const auto a = analyze("tests/hostile/static/decoy_kernel.py");
   CHECK(a.violations.empty());
