@@ -262,6 +262,10 @@ def _state():
         # The caching allocator recording a stack trace at every allocation: each of the eager
         # baseline's intermediates then costs a stack walk, a fused candidate's fewer do not.
         ('CUDA allocator history', lambda: torch.cuda.is_initialized() and torch._C._cuda_isHistoryEnabled()),
+        # cuFFT's plan cache per device: at size 0 every FFT of the baselines plans again.
+        ('torch.backends.cuda.cufft_plan_cache max_size',
+         lambda: [backends.cuda.cufft_plan_cache[i].max_size for i in range(torch.cuda.device_count())]
+         if torch.cuda.is_initialized() else None),
     ]
     for name, probe in probes:
         try:
