@@ -1,8 +1,8 @@
 #pragma once
 // What the candidate may change in the interpreter it shares with the harness, snapshotted
 // before its import and compared later: the functions of torch, time, builtins... (by identity),
-// torch's global state (hooks, modes, threads, numerics) and the running Python threads and child processes. Native threads are counted too, as a weaker
-// signal.
+// torch's global state (hooks, modes, threads, numerics), the running Python threads and the
+// processes below this one. Native threads are counted too, as a weaker signal.
 #include <pybind11/pybind11.h>
 #include <sys/types.h>
 
