@@ -20,6 +20,7 @@ namespace {
 
 struct ProcStat {
   pid_t pid = 0, ppid = 0;
+  std::string name;  // comm
   char state = '?';
   unsigned long long start_time = 0;
   std::uint64_t anon_rss_pages = 0;
@@ -34,8 +35,10 @@ bool read_stat(pid_t pid, ProcStat& out) {
   std::string line;
   if (!std::getline(file, line)) return false;
   // The command name (field 2) may hold spaces and parentheses; fields resume after the last ')'.
+  const auto open = line.find('(');
   const auto close = line.rfind(')');
-  if (close == std::string::npos) return false;
+  if (open == std::string::npos || close == std::string::npos || close < open) return false;
+  out.name = line.substr(open + 1, close - open - 1);
   std::istringstream fields(line.substr(close + 2));
   std::string skip;
   fields >> out.state >> out.ppid;
@@ -77,40 +80,36 @@ std::uint64_t pss_bytes(pid_t pid) {
   return 0;
 }
 
-}  // namespace
-
-std::vector<pid_t> live_descendants(pid_t root) {
-  std::multimap<pid_t, pid_t> children;
-  for (const auto& p : all_processes()) children.emplace(p.ppid, p.pid);
-  std::vector<pid_t> out = {root};
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const auto [begin, end] = children.equal_range(out[i]);
-    for (auto it = begin; it != end; ++it) out.push_back(it->second);
+// Every process below `root` in `processes` by parent links, parents before their children.
+std::vector<const ProcStat*> below(pid_t root, const std::vector<ProcStat>& processes) {
+  std::multimap<pid_t, const ProcStat*> children;
+  for (const auto& p : processes) children.emplace(p.ppid, &p);
+  std::vector<const ProcStat*> out;
+  std::vector<pid_t> parents = {root};
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    const auto [begin, end] = children.equal_range(parents[i]);
+    for (auto it = begin; it != end; ++it) {
+      out.push_back(it->second);
+      parents.push_back(it->second->pid);  // a zombie's children are below root until reparented
+    }
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<pid_t> live_descendants(pid_t root) {
+  const auto processes = all_processes();  // below() points into it
+  std::vector<pid_t> out = {root};
+  for (const ProcStat* p : below(root, processes)) out.push_back(p->pid);
+  return out;
+}
+
 std::map<pid_t, std::string> running_descendants(pid_t root) {
-  std::multimap<pid_t, const ProcStat*> children;
   const auto processes = all_processes();
-  for (const auto& p : processes) children.emplace(p.ppid, &p);
   std::map<pid_t, std::string> out;
-  std::vector<pid_t> todo = {root};
-  std::set<pid_t> seen = {root};
-  while (!todo.empty()) {
-    const pid_t parent = todo.back();
-    todo.pop_back();
-    const auto [begin, end] = children.equal_range(parent);
-    for (auto it = begin; it != end; ++it) {
-      const ProcStat& child = *it->second;
-      if (!seen.insert(child.pid).second) continue;
-      todo.push_back(child.pid);  // a zombie's children are still below root until reparented
-      if (child.state == 'Z' || child.state == 'X' || child.state == 'x') continue;
-      std::string name;
-      std::getline(std::ifstream("/proc/" + std::to_string(child.pid) + "/comm"), name);
-      out[child.pid] = name;
-    }
-  }
+  for (const ProcStat* p : below(root, processes))
+    if (p->state != 'Z' && p->state != 'X' && p->state != 'x') out[p->pid] = p->name;
   return out;
 }
 
