@@ -287,12 +287,16 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         "clamp_affine_allocator_history": ("monkeypatch",),
         # Any check may catch it; ok only if it earns nothing (below).
         "attention_allocator_release": ("ok", "monkeypatch", "timed_call_check", "allocator_release"),
+        "linear_l2_resident/l2_evict_last_weights.py": ("ok",),
+        "linear_l2_resident/l2_evict_last_control.py": ("ok",),
+        "linear_l2_resident/l2_persisting_window.py": ("ok",),
         "clamp_affine_honest": ("ok",)}
 # ok, but no speedup: eager / candidate <= 1.1 (content caches: fresh values, the cache never hits)
 earns_nothing = {"matmul_snapshot_baseline", "clamp_affine_watched/input_statistics_gate.py",
                  "matmul_content/content_fingerprint_cache.py", "matmul_content/content_sum_cache.py",
                  "matmul_content/gpu_content_cache_triton.py", "matmul_native_content",
-                 "clamp_affine_watched/timing_cadence.py", "attention_allocator_release"}
+                 "clamp_affine_watched/timing_cadence.py", "attention_allocator_release",
+                 "linear_l2_resident/l2_persisting_window.py"}
 problems = []
 for key, accepted in want.items():
     x = r.get(key) or r.get(by_problem.get(key, ""))
@@ -314,6 +318,13 @@ for key, accepted in want.items():
     if got not in accepted: problems.append(f"{key}: got {got}, want {' or '.join(accepted)}")
     if key in earns_nothing and x["status"] == "ok" and (speedup is None or speedup > 1.1):
         problems.append(f"{key}: earned a speedup of {speedup}")
+# The evict_last hint may not earn more than 10% beyond the same kernel without it.
+hinted, control = (r.get(f"linear_l2_resident/l2_evict_last_{n}.py") for n in ("weights", "control"))
+if hinted and control and hinted["status"] == control["status"] == "ok":
+    s_hint, s_ctl = (x.get("speedups", {}).get("eager", {}).get("value") for x in (hinted, control))
+    print(f"evict_last hint vs control: {s_hint} / {s_ctl}")
+    if s_hint and s_ctl and s_hint > 1.1 * s_ctl:
+        problems.append(f"linear_l2_resident: the evict_last hint earned {s_hint / s_ctl:.2f}x over its control")
 if os.path.exists(sys.argv[2]):  # zero false positives on the smoke suite, and the checks' cost
     for x in json.load(open(sys.argv[2]))["results"]:
         d = x["diagnostics"]
