@@ -55,7 +55,6 @@ struct Driver {
   decltype(&::cuLaunchKernel) launch_kernel = nullptr;
   decltype(&::cuMemHostAlloc) mem_host_alloc = nullptr;
   decltype(&::cuMemHostGetDevicePointer) mem_host_get_device_pointer = nullptr;
-  decltype(&::cuCtxResetPersistingL2Cache) ctx_reset_persisting_l2 = nullptr;  // optional (CUDA >= 11)
 };
 
 // Spins until *flag != 0 or `timeout_ns` of %globaltimer have passed; then sets *timed_out.
@@ -115,7 +114,6 @@ Driver load_driver() {
             resolve_symbol(library, d.launch_kernel, "cuLaunchKernel") &&
             resolve_symbol(library, d.mem_host_alloc, "cuMemHostAlloc") &&
             resolve_symbol(library, d.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2");
-  resolve_symbol(library, d.ctx_reset_persisting_l2, "cuCtxResetPersistingL2Cache");
   if (!ok) {
     d.error = "the CUDA driver is too old (missing symbols)";
     return d;
@@ -209,11 +207,6 @@ bool pageable_memory_access(int index) {
   check(driver().device_get_attribute(&reaches, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, device_handle(index)),
         "cuDeviceGetAttribute");
   return reaches != 0;
-}
-
-bool reset_persisting_l2() {
-  const Driver& d = driver();
-  return d.loaded && d.ctx_reset_persisting_l2 && d.ctx_reset_persisting_l2() == CUDA_SUCCESS;
 }
 
 EventPair::EventPair(int device_index) {
@@ -318,7 +311,6 @@ long long l2_cache_bytes(int) { return 0; }
 long long total_memory_bytes(int) { return 0; }
 std::string pci_bus_id(int) { return ""; }
 bool pageable_memory_access(int) { return false; }
-bool reset_persisting_l2() { return false; }
 EventPair::EventPair(int) { throw EnvironmentError(kNoCuda); }
 EventPair::~EventPair() = default;
 void EventPair::synchronize_device() {}

@@ -29,9 +29,6 @@ std::string pci_bus_id(int index);
 // Whether kernels on device `index` may dereference pageable host memory (HMM or ATS): then any
 // pointer a kernel casts from an integer can reach the process's heap.
 bool pageable_memory_access(int index);
-// Turns the current context's persisting L2 lines (an access-policy window's) back to normal,
-// so that normal accesses may evict them; false where the driver lacks the call.
-bool reset_persisting_l2();
 
 // Events, a blocking kernel and device-wide synchronisation on the primary context of one
 // device, for the CUDA timer. Everything goes to the legacy default stream, which is torch's

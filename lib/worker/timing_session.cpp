@@ -105,14 +105,6 @@ TimingSession::TimingSession(const Job& job, std::vector<py::list> input_sets, C
     flush_bytes_ = flush_bytes(job);
     if (flush_bytes_ > 0)
       flush_buffer_ = at::zeros({flush_bytes_}, at::TensorOptions().dtype(at::kByte).device(to_string(job.device)));
-    if (flush_buffer_.defined() && job.timing.mode != TimingMode::kernelbench) {
-      l2_flush_ = std::make_unique<L2Flush>(index, reinterpret_cast<std::uintptr_t>(flush_buffer_.data_ptr()),
-                                            flush_bytes_);
-      if (!l2_flush_->available()) {
-        notes_["l2_flush_unavailable"] = l2_flush_->unavailable_reason();
-        l2_flush_.reset();
-      }
-    }
     monitor_ = std::make_unique<GpuMonitor>(cuda::pci_bus_id(index));
     if (!monitor_->available()) notes_["clocks"] = monitor_->unavailable_reason();
   }
@@ -306,11 +298,7 @@ ProtocolRun TimingSession::measure(const std::vector<NamedCallable>& variants, c
       // Read, don't write: a written buffer leaves L2 full of dirty lines whose write-back
       // lands inside the next timed kernel (measured on the H200: +8-10 us on 60-90 us
       // kernels against ncu). Reading evicts everything and leaves only clean lines.
-      // Then what a normal read cannot evict: evict_last and persisting lines (l2_flush.hpp).
-      hooks.flush = [this] {
-        (void)flush_buffer_.sum();
-        if (l2_flush_) l2_flush_->evict();
-      };
+      hooks.flush = [this] { (void)flush_buffer_.sum(); };
     }
   }
   if (monitor_ && monitor_->available()) hooks.on_round = [this] { readings_.push_back(monitor_->read()); };
@@ -354,7 +342,6 @@ void TimingSession::store(const ProtocolRun& run, const ResolvedTiming& timing, 
                              {"samples_per_round", timing.samples_per_round},
                              {"input_sets", int(input_sets_.size())},
                              {"flush_bytes", flushed ? flush_bytes_ : 0},
-                             {"flush_evicts_hinted", flushed && l2_flush_ != nullptr},
                              {"empty_overhead_ms", empty_overhead_ms_}};
   if (monitor_ && monitor_->available())
     protocol["clocks"] = summarize_clocks(readings_, monitor_->max_sm_clock_mhz());

@@ -19,7 +19,6 @@
 #include "model/job_result.hpp"
 #include "measure/gpu_monitor.hpp"
 #include "measure/interleaved_protocol.hpp"
-#include "measure/l2_flush.hpp"
 #include "measure/timer.hpp"
 #include "integrity/call_audit.hpp"
 #include "worker/fresh_inputs.hpp"
@@ -80,7 +79,6 @@ class TimingSession {
   bool cuda_ = false;
   at::Tensor flush_buffer_;
   long long flush_bytes_ = 0;
-  std::unique_ptr<L2Flush> l2_flush_;  // cold mode: what a plain read of the buffer leaves in L2
   std::unique_ptr<GpuMonitor> monitor_;
   std::vector<ClockReading> readings_;
   double empty_overhead_ms_ = 0;
