@@ -242,12 +242,14 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
   // share of the check.
   ReferenceCalls fresh{fresh_expected}, witness{witness_expected};
   const Tolerance tolerance = job_tolerance(job);
+  const bool trivial_output = IntegrityMonitor::enabled_for(job, "trivial_output");
   ErrorBounds bounds;
   try {
     // In the order of the single pass: correctness trials, the timed calls, the recheck. Each
     // step is a phase (diagnostics.judged.phases_s; a stopped job's line names the one it was in).
     PhaseClock::instance().enter("judge_trials");
-    for (const auto& trial : work.trials) judge_trial_outputs(trial, committed_for(commitment, trial).outputs, tolerance, bounds);
+    for (const auto& trial : work.trials)
+      judge_trial_outputs(trial, committed_for(commitment, trial).outputs, tolerance, bounds, trivial_output);
     const auto timed = provisional.timings.find("candidate");
     const bool calls_checked = IntegrityMonitor::enabled_for(job, "timed_call_check") && !work.timing_comparison_skipped;
     // At least one committed call per sample claimed: samples without calls are not samples.
@@ -262,7 +264,9 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
     PhaseClock::instance().enter("judge_calls");
     judge_calls(work, commitment, reveals ? trusted : commitment.reveals, fresh.timed(), tolerance);
     PhaseClock::instance().enter("judge_recheck");
-    if (work.recheck) judge_trial_outputs(*work.recheck, committed_for(commitment, *work.recheck).outputs, tolerance, bounds);
+    if (work.recheck)
+      judge_trial_outputs(*work.recheck, committed_for(commitment, *work.recheck).outputs, tolerance, bounds,
+                          trivial_output);
     PhaseClock::instance().enter("judge_witness");
     if (!work.witness_seeds.empty())
       judge_witness(work, commitment, reveals ? trusted : commitment.reveals, witness_sha256, witness.timed(),

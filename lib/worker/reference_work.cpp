@@ -24,15 +24,18 @@ constexpr int kVersion = 2;
 nlohmann::json put_trial(const Trial& trial, std::string& blob, bool blinded) {
   nlohmann::json expected = nlohmann::json::array();
   for (const auto& t : trial.expected) expected.push_back(put_tensor(t, blob, blinded));
-  return {{"kind", to_string(trial.kind)},
-          {"seed", trial.seed},
-          {"model_seed", trial.model_seed},
-          {"input_digests", trial.input_digests},
-          {"expected", expected},
-          {"structure", trial.structure},
-          {"output_types", trial.output_types},
-          {"reference_mutates", trial.reference_mutates},
-          {"constants", trial.constants}};
+  nlohmann::json j = {{"kind", to_string(trial.kind)},
+                      {"seed", trial.seed},
+                      {"model_seed", trial.model_seed},
+                      {"input_digests", trial.input_digests},
+                      {"expected", expected},
+                      {"structure", trial.structure},
+                      {"output_types", trial.output_types},
+                      {"reference_mutates", trial.reference_mutates},
+                      {"constants", trial.constants}};
+  // What the expected outputs say, even this little, stays out of the blinded copy.
+  if (!blinded) j["expected_max_abs"] = trial.expected_max_abs;
+  return j;
 }
 
 TrialKind kind_from_string(const std::string& text) {
@@ -57,6 +60,7 @@ Trial get_trial(const nlohmann::json& j, const std::string& bytes, std::size_t b
   trial.output_types = j.at("output_types").get<std::vector<std::string>>();
   trial.reference_mutates = j.at("reference_mutates").get<std::vector<bool>>();
   trial.constants = j.at("constants");
+  if (j.contains("expected_max_abs")) trial.expected_max_abs = j.at("expected_max_abs").get<std::vector<double>>();
   return trial;
 }
 

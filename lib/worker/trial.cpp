@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "correctness/trivial_output.hpp"
 #include "integrity/tensor_guard.hpp"
 #include "worker/phase_clock.hpp"
 #include "worker/python_runtime.hpp"
@@ -176,6 +177,7 @@ Trial TrialBuilder::run_reference(TrialKind kind, int seed, py::object model, py
     FlatOutputs flat = flatten_outputs(output);
     // Pageable host memory (not pinned: pinned memory is mapped into the device's address space).
     // On CUDA this step also waits for the call's kernels.
+    for (const auto& t : flat.tensors) trial.expected_max_abs.push_back(largest_magnitude(t));
     step.emplace("expected_to_host");
     for (auto& t : flat.tensors)
       trial.expected.push_back(t.detach().to(at::Device(at::kCPU), t.scalar_type(), false, /*copy=*/true));

@@ -32,6 +32,9 @@ struct Trial {
   pybind11::list inputs;                   // pristine; every call gets fresh clones
   std::vector<std::string> input_digests;  // SHA-256 per input, set when the trial is exported
   std::vector<at::Tensor> expected;        // reference outputs on the host, held only by C++
+  // Per output: its largest |value|, taken on the device before the copy (trivial_output.hpp);
+  // -1 where that says nothing (integer, empty or not finite).
+  std::vector<double> expected_max_abs;
   std::string structure;
   std::vector<std::string> output_types;   // Python type of each output tensor
   std::vector<bool> reference_mutates;     // per input: the reference itself writes into it

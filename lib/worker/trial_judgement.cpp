@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "correctness/output_comparison.hpp"
+#include "correctness/trivial_output.hpp"
 #include "worker/verdict.hpp"
 
 namespace kbench {
@@ -12,7 +13,7 @@ std::string trial_name(const Trial& trial) {
 }
 
 void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actual, const Tolerance& tolerance,
-                         ErrorBounds& bounds) {
+                         ErrorBounds& bounds, bool trivial_output_check) {
   const std::string where = trial_name(trial);
   ComparisonResult cmp;
   try {
@@ -25,6 +26,11 @@ void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actu
   }
   bounds.max_abs_error = std::max(bounds.max_abs_error, cmp.max_abs_error);
   bounds.max_rel_error = std::max(bounds.max_rel_error, cmp.max_rel_error);
+  if (cmp.ok && trivial_output_check) {
+    if (const auto why = trivial_match(trial.expected, trial.expected_max_abs, actual, tolerance))
+      throw Verdict{Status::mismatch, fmt::format("{}: {}", where, *why),
+                    {{"mismatch", {{"seed", trial.seed}, {"trial", to_string(trial.kind)}, {"check", "trivial_output"}}}}};
+  }
   if (cmp.ok) return;
   nlohmann::json mismatch = {{"seed", trial.seed},
                              {"trial", to_string(trial.kind)},

@@ -20,8 +20,10 @@ struct ErrorBounds {
 std::string trial_name(const Trial& trial);
 
 // Compares `actual` (flattened outputs) with the trial's expected outputs and widens `bounds`;
-// throws the Verdict a wrong trial earns (mismatch; rejected post_timing_recheck).
+// throws the Verdict a wrong trial earns (mismatch; rejected post_timing_recheck). With
+// `trivial_output_check`, an output the tolerance cannot tell from zeros must also match within
+// 5% of its largest expected value (correctness/trivial_output.hpp): a mismatch otherwise.
 void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actual, const Tolerance& tolerance,
-                         ErrorBounds& bounds);
+                         ErrorBounds& bounds, bool trivial_output_check);
 
 }  // namespace kbench
