@@ -136,11 +136,23 @@ py::tuple TrialBuilder::fresh_copies(const py::list& inputs) const {
   return copies;
 }
 
+at::Tensor TrialBuilder::to_host(const at::Tensor& t) {
+  if (!t.is_cuda()) return t.detach().to(at::Device(at::kCPU), t.scalar_type(), false, /*copy=*/true);
+  // Pageable, as before (pinned memory is mapped into the device's address space), but into pages
+  // touched first: copied into fresh pages, the driver takes each page fault inside the copy, and
+  // 4 GiB took 3.24 s (1.3 GB/s) on the H100 against 0.51 s zero-filled first on torch's threads
+  // (2026-12-06, benchmarks/kernelbench/host_copy.py; docs/memory.md).
+  at::Tensor host = at::empty(t.sizes(), t.options().device(at::kCPU));
+  host.zero_();
+  host.copy_(t.detach());
+  return host;
+}
+
 void TrialBuilder::keep_on_host(Trial& trial, bool with_model) const {
   py::object host = torch_.attr("device")("cpu");
   py::list moved;
   for (auto item : trial.inputs)
-    moved.append(is_tensor(item) ? item.attr("to")(host) : py::reinterpret_borrow<py::object>(item));
+    moved.append(is_tensor(item) ? to_python(to_host(to_tensor(item))) : py::reinterpret_borrow<py::object>(item));
   trial.inputs = moved;
   if (with_model) trial.model.attr("to")(host);
 }
@@ -179,8 +191,7 @@ Trial TrialBuilder::run_reference(TrialKind kind, int seed, py::object model, py
     // On CUDA this step also waits for the call's kernels.
     for (const auto& t : flat.tensors) trial.expected_max_abs.push_back(largest_magnitude(t));
     step.emplace("expected_to_host");
-    for (auto& t : flat.tensors)
-      trial.expected.push_back(t.detach().to(at::Device(at::kCPU), t.scalar_type(), false, /*copy=*/true));
+    for (auto& t : flat.tensors) trial.expected.push_back(to_host(t));
     trial.structure = flat.structure;
     trial.output_types = flat.types;
     outputs = std::move(flat.tensors);

@@ -70,6 +70,8 @@ class TrialBuilder {
   // Moves a trial's pristine inputs (and, with `with_model`, its model) to pageable host memory:
   // what the memory plan does with trials it cannot keep on the device (docs/memory.md).
   void keep_on_host(Trial& trial, bool with_model) const;
+  // A copy of `t` in pageable host memory (a CUDA tensor into pre-faulted pages: trial.cpp says why).
+  static at::Tensor to_host(const at::Tensor& t);
 
   // Bytes of the tensors in `inputs`; of a model's parameters and buffers.
   static long long tensor_bytes(const pybind11::list& inputs);
