@@ -4,8 +4,10 @@
 #   KBENCH_DEVICE_STAGES=kbmemory KBENCH_KB_SUBSET=all CALL_TIMEOUT=540 scripts/device-call.sh NAME
 # Why a fixed OUTDIR: a stage's journal names its jobs' candidates by absolute path (aa_run.sh writes
 # them under OUTDIR), so a resumed journal only matches when every call uses the same OUTDIR.
-# Why copy only this call's files: the tool brings back a bounded number of files, and OUTDIR keeps
-# the earlier calls' files while the machine stays warm.
+# Why copy only this call's files, packed into one: the tool brings back at most 8 files (2026-12-06:
+# a call's probe outputs were left behind by its count), and OUTDIR keeps the earlier calls' files
+# while the machine stays warm. $OUT/NAME.tgz holds them (journals/ included); unpack it here with
+# `tar xzf NAME.tgz` and copy NAME/journals/* into .resume/journals for the next call.
 # Env: CALL_TIMEOUT (s, default 540: under the tool's 600 s, so what finished still comes back),
 # KBENCH_DEVICE_JOURNALS (default .resume/journals: the last call's journals, copied there by hand
 # from the tool's files), KBENCH_CALL_OUTDIR (default /tmp/kbench-device-out). Everything else is
@@ -24,6 +26,7 @@ rc=$?
 (cd "$outdir" && find . -type f \( -newer "$stamp" -o -path './journals/*' \) -size -40M -print0 \
   | xargs -0 -r cp --parents -t "$back")
 rm -f "$stamp"
-echo "device-call $name: device-test.sh exit $rc; files in $back"
+tar czf "$back.tgz" -C "$(dirname "$back")" "$name" && rm -rf "$back"
+echo "device-call $name: device-test.sh exit $rc; files in $back.tgz"
 tail -n "${CALL_TAIL_LINES:-60}" "$outdir/log-$name.txt"
 exit "$rc"
