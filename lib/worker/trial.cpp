@@ -187,9 +187,10 @@ Trial TrialBuilder::run_reference(TrialKind kind, int seed, py::object model, py
     step.emplace("model_call");
     py::object output = trial.model(*args);
     FlatOutputs flat = flatten_outputs(output);
-    // Pageable host memory (not pinned: pinned memory is mapped into the device's address space).
-    // On CUDA this step also waits for the call's kernels.
+    // Where the outputs are, before they leave (trivial_output.hpp); on CUDA its reading waits
+    // for the call's kernels.
     for (const auto& t : flat.tensors) trial.expected_max_abs.push_back(largest_magnitude(t));
+    // Pageable host memory (not pinned: pinned memory is mapped into the device's address space).
     step.emplace("expected_to_host");
     for (auto& t : flat.tensors) trial.expected.push_back(to_host(t));
     trial.structure = flat.structure;
