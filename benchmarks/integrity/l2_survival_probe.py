@@ -12,9 +12,11 @@ protocol is meant to rule out.
 Per row: a Triton kernel reads X (--mib MiB) once with the row's policy (warm-up), the flush runs,
 then the timed read of X with the same policy (CUDA events), median of --repeat. `cold/normal`
 is the reference; a row much faster than it means X survived the flush. Flushes:
-  sum        kbench's flush (`flush.sum()`, 256 MiB uint8)
-  sum+last   a read of the flush buffer with evict_last first, then `sum` (evicts evict_last lines?)
-  reset      `sum` after cuCtxResetPersistingL2Cache (what the persisting rows need)
+  sum           kbench's flush (`flush.sum()`, 256 MiB uint8)
+  sum+last      a read of the flush buffer with evict_last first, then `sum` (evicts evict_last lines?)
+  last+discard  only that evict_last read, then `discard.global.L2` of the buffer's lines (does a
+                flush of evict_last reads evict normal lines? On the H100 it does not)
+  reset         `sum` after cuCtxResetPersistingL2Cache (what the persisting rows need)
 A GPU machine, seconds, no kbench build:  python3 benchmarks/integrity/l2_survival_probe.py
 """
 import argparse
@@ -104,6 +106,7 @@ def main():
                                                                                            BLOCK=1024)),
         "reset": lambda: (cuda.cuCtxResetPersistingL2Cache(), flush.sum()),
     }
+
     def time_row(read, flush_fn, persisting_x, repeat):
         """Median us of `read` after warming with it and then flushing (CUDA events)."""
         with torch.cuda.stream(stream):
@@ -156,6 +159,7 @@ def main():
                 reference = median
             ratio = f"{median / reference:.2f} of cold/normal" if reference else ""
             print(f"{name:18s} flush {flush_name or '-':12s} {median:8.2f} us  {ratio}")
+
 
 if __name__ == "__main__":
     main()
