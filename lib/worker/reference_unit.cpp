@@ -38,6 +38,13 @@ bool all_finite(const std::vector<at::Tensor>& tensors) {
 std::optional<py::object> compile_inductor(const ProblemContext& context, const Trial& trial, bool blinded,
                                            nlohmann::json& notes) {
   try {
+    // No per-kernel autotune files: a statically launched kernel restored from the FX graph cache
+    // keeps the absolute path of the process that compiled it, and kept reference work copies a
+    // trusted worker's cache into each job's dir, so the job's first call wrote its best config
+    // into the trusted dir, outside the sandbox's writable tree (H100 2026-12-06: EACCES, the
+    // Inductor baseline lost, and Dynamo's retry started compile workers after the process
+    // snapshot: a `child_process` rejection of an honest kernel). Each process tunes its own.
+    py::module_::import("torch._inductor.config").attr("autotune_local_cache") = false;
     py::object compiled =
         context.torch.attr("compile")(trial.model, py::arg("mode") = context.job.settings.inductor_mode);
     FlatOutputs out = flatten_outputs(compiled(*context.builder->fresh_copies(trial.inputs)));
