@@ -207,7 +207,9 @@ TEST_CASE("kept reference work: baselines measured once, verdicts as the full pr
 TEST_CASE("a drift beyond the bound sends the job to the full protocol and the record is measured again") {
   test::TempDir dir;
   const auto ok = test::kDataDir / "candidates" / "add_one_ok.py";
-  const auto suite = write_suite(dir.path(), "drift", {{"a_ok.py", ok}, {"b_ok.py", ok}}, "[eager]");
+  // With Inductor: the full attempt runs on a copy of the trusted worker's Inductor cache, whose
+  // restored kernels once wrote into the trusted dir (H100 2026-12-06, reference_unit.cpp).
+  const auto suite = write_suite(dir.path(), "drift", {{"a_ok.py", ok}, {"b_ok.py", ok}}, "[eager, inductor]");
   // No short sample's CI fits within 1 -/+ 1e-6.
   const auto results = test::results_by_key(run(suite, dir.path(), "drift", "--keep-reference on --keep-reference-drift 1e-6"));
   for (const auto& [key, result] : results) {
@@ -219,6 +221,9 @@ TEST_CASE("a drift beyond the bound sends the job to the full protocol and the r
     CHECK(result["kept_reference"]["drift_ci"].is_array());
     CHECK(result["diagnostics"]["kept_reference"]["first_attempt"]["status"] == "ok");
     CHECK(result["speedups"].contains("eager"));
+    CHECK(result["speedups"].contains("inductor"));
+    const auto notes = result["diagnostics"].value("baselines", nlohmann::json::object());
+    CHECK_FALSE(notes.value("inductor", nlohmann::json::object()).contains("error"));
     // The full protocol's pre-import run was taken again.
     CHECK(result["protocol"].contains("pre_import_median_ms"));
   }
