@@ -298,6 +298,7 @@ want = {"matmul_side_stream": ("side_stream", "mismatch"), "clamp_affine_token":
         # Any check may catch it; ok only if it earns nothing (below).
         "attention_allocator_release": ("ok", "monkeypatch", "timed_call_check", "allocator_release"),
         "tiny_output/zeros_output.py": ("mismatch",), "tiny_output/honest_tiny_output.py": ("ok",),
+        "tiny_output/zeros_where_unwatched.py": ("timed_call_check",),
         "linear_l2_resident/l2_evict_last_weights.py": ("ok",),
         "linear_l2_resident/l2_evict_last_control.py": ("ok",),
         "linear_l2_resident/l2_persisting_window.py": ("ok",),

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 
@@ -37,6 +38,31 @@ std::optional<std::string> trivial_match(const std::vector<at::Tensor>& expected
           i, tolerance.atol, tolerance.rtol, largest, 100 * kTrivialOutputFraction, cmp.max_abs_error, strict.atol);
   }
   return std::nullopt;
+}
+
+CallTolerances sampled_call_tolerances(const std::vector<std::vector<double>>& trial_max_abs, std::size_t outputs,
+                                       const Tolerance& tolerance) {
+  CallTolerances result{tolerance, std::vector<Tolerance>(outputs, tolerance)};
+  if (trial_max_abs.empty()) return result;
+  for (std::size_t i = 0; i < outputs; ++i) {
+    double largest = 0;
+    bool trivial = true;
+    for (const auto& trial : trial_max_abs) {
+      const double value = i < trial.size() ? trial[i] : -1;
+      trivial = trivial && value > 0 && value <= tolerance.atol + tolerance.rtol * value;
+      largest = std::max(largest, value);
+    }
+    if (trivial) result.outputs[i] = Tolerance{kTrivialOutputFraction * largest, 0};
+  }
+  return result;
+}
+
+std::string CallTolerances::note(std::size_t output) const {
+  const Tolerance& used = at(output);
+  if (used.atol == suite.atol && used.rtol == suite.rtol) return "";
+  return fmt::format(" (trivial_output: the tolerance passes zeros on this output, so its calls are compared within "
+                     "{:g}% of the largest |value| the trials saw, atol {:.3g})",
+                     100 * kTrivialOutputFraction, used.atol);
 }
 
 }  // namespace kbench

@@ -27,4 +27,24 @@ std::optional<std::string> trivial_match(const std::vector<at::Tensor>& expected
                                          const std::vector<double>& expected_max_abs,
                                          const std::vector<at::Tensor>& actual, const Tolerance& tolerance);
 
+// The tolerances of calls judged on sampled elements only (the timed-call check, the judge's
+// openings, the timing witness). Where every seed trial showed output i within the tolerance of
+// zero, its calls are compared within 5% of the largest |value| the trials saw, rtol 0 (tighter
+// than the suite's there, so it replaces it): a candidate honest on the trials and returning zeros
+// on timed calls would otherwise pass every sampled comparison on such a problem.
+struct CallTolerances {
+  Tolerance suite;
+  std::vector<Tolerance> outputs;  // per output; an output past the end has the suite's
+
+  [[nodiscard]] const Tolerance& at(std::size_t output) const {
+    return output < outputs.size() ? outputs[output] : suite;
+  }
+  // What a failure under output's tolerance adds to its message ("" for the suite's own).
+  [[nodiscard]] std::string note(std::size_t output) const;
+};
+
+// From the seed trials' largest |values| (`trial_max_abs[t][i]`, largest_magnitude's).
+CallTolerances sampled_call_tolerances(const std::vector<std::vector<double>>& trial_max_abs, std::size_t outputs,
+                                       const Tolerance& tolerance);
+
 }  // namespace kbench

@@ -135,7 +135,7 @@ CallAudit::Taken CallAudit::take(const std::string& variant, const CallRecord& c
       for (std::size_t i = 0; comparable && i < layout.size(); ++i) {
         const at::Tensor& t = flat.tensors[i];
         if (t.scalar_type() != layout[i].scalar_type() || !t.sizes().equals(layout[i].sizes())) {
-          const auto s = compare_sampled(layout[i], t, settings_.samples, settings_.tolerance);
+          const auto s = compare_sampled(layout[i], t, settings_.samples, settings_.tolerance.at(i));
           comparable = false;
           fail(variant, call, fmt::format("wrong values in output {}: {}", i, s.result.reason), {{"output_index", i}});
           break;
@@ -188,7 +188,7 @@ void CallAudit::compare_taken(const std::string& variant, const Taken& taken,
     throw std::runtime_error(fmt::format("the reference returned {} outputs on fresh values, {} before",
                                          expected.size(), taken.outputs.size()));
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    const SampledComparison s = kbench::compare_taken(expected[i], taken.outputs[i], settings_.tolerance);
+    const SampledComparison s = kbench::compare_taken(expected[i], taken.outputs[i], settings_.tolerance.at(i));
     if (s.result.ok) continue;
     nlohmann::json evidence = {{"output_index", i}, {"elements_checked", s.elements_compared},
                                {"mismatched_elements", s.bad_count}};
@@ -197,7 +197,10 @@ void CallAudit::compare_taken(const std::string& variant, const Taken& taken,
       evidence["expected"] = s.expected_value;
       evidence["actual"] = s.actual_value;
     }
-    return fail(variant, taken.call, fmt::format("wrong values in output {}: {}", i, s.result.reason), evidence);
+    return fail(variant, taken.call,
+                fmt::format("wrong values in output {}: {}{}", i, s.result.reason,
+                            settings_.tolerance.note(i)),
+                evidence);
   }
 }
 
@@ -238,7 +241,7 @@ void CallAudit::check(const std::string& variant, const CallRecord& call, const 
   for (std::size_t i = 0; i < expected.size(); ++i) {
     SampledComparison s;
     try {
-      s = compare_sampled(expected[i], flat.tensors[i], settings_.samples, settings_.tolerance);
+      s = compare_sampled(expected[i], flat.tensors[i], settings_.samples, settings_.tolerance.at(i));
     } catch (const std::exception& e) {
       // e.g. an output with no storage, or on another device: the candidate's doing.
       return fail(fmt::format("output {} that cannot be compared", i),
@@ -252,7 +255,9 @@ void CallAudit::check(const std::string& variant, const CallRecord& call, const 
       evidence["expected"] = s.expected_value;  // NaN is written as null
       evidence["actual"] = s.actual_value;
     }
-    return fail(fmt::format("wrong values in output {}: {}", i, s.result.reason), evidence);
+    return fail(fmt::format("wrong values in output {}: {}{}", i, s.result.reason,
+                            settings_.tolerance.note(i)),
+                evidence);
   }
 }
 

@@ -22,7 +22,7 @@
 
 #include "integrity/output_opening.hpp"
 #include "integrity/sampled_comparison.hpp"
-#include "model/tolerance.hpp"
+#include "correctness/trivial_output.hpp"
 
 namespace kbench {
 
@@ -35,7 +35,7 @@ struct CallAuditSettings {
   bool rotate = true;   // timed_call_check: value sets moved between input buffers (timing_session)
   bool poison = true;   // stale_memory or timed_call_check: outputs overwritten after their check
   int64_t samples = kCheckedElementsPerCall;
-  Tolerance tolerance;
+  CallTolerances tolerance;  // per output (correctness/trivial_output.hpp)
   std::string judged = "candidate";  // the variant whose mismatch is a rejection
   // Blinded (the expected values are not in this process): the judged variant's sampled values
   // are committed for a trusted process to judge (worker/judge.hpp), nothing is compared here.

@@ -52,7 +52,7 @@ std::vector<at::Tensor> fresh_expected_for(CallRecord& call, int reveal, const s
 // One committed call: the leaves its sample's seed names, proved against the roots it
 // announced, against the expected output of its value set (fresh values: of its seed).
 void judge_call(const ReferenceWork& work, CommittedCall committed, const std::vector<SampleReveal>& reveals,
-                std::set<std::pair<int, int>>& drawn, const FreshExpected& fresh_expected, const Tolerance& tolerance) {
+                std::set<std::pair<int, int>>& drawn, const FreshExpected& fresh_expected, const CallTolerances& tolerance) {
   CallRecord& call = committed.call;
   const std::uint64_t seed = reveals[std::size_t(committed.reveal)].seed;
   nlohmann::json evidence = {{"call", call.index}, {"warmup", call.warmup}, {"input_set", call.value_set}};
@@ -75,7 +75,8 @@ void judge_call(const ReferenceWork& work, CommittedCall committed, const std::v
     int64_t checked = 0;
     std::optional<OpeningFault> fault;
     try {
-      fault = check_opening(committed.outputs[i], positions, want, tolerance, &checked);
+      fault = check_opening(committed.outputs[i], positions, want, tolerance.at(i), &checked);
+      if (fault && !fault->commitment_broken) fault->what += tolerance.note(i);
     } catch (const std::exception& e) {
       fault = OpeningFault{std::string(e.what()).substr(0, 1000), true};
     }
@@ -93,7 +94,7 @@ void judge_call(const ReferenceWork& work, CommittedCall committed, const std::v
 // was announced before r's seed was drawn, and every reveal answered has its calls.
 // With fresh values, reveal 0 is the opening one: its seed gives the first sample's values.
 void judge_calls(const ReferenceWork& work, const Commitment& commitment, const std::vector<SampleReveal>& reveals,
-                 const FreshExpected& fresh_expected, const Tolerance& tolerance) {
+                 const FreshExpected& fresh_expected, const CallTolerances& tolerance) {
   const auto& calls = commitment.calls;
   std::size_t k = 0;
   std::set<std::pair<int, int>> drawn;  // (reveal, buffer) of every fresh call judged
@@ -130,7 +131,7 @@ void judge_calls(const ReferenceWork& work, const Commitment& commitment, const 
 // reference's outputs on its seed's inputs, computed here one call at a time.
 void judge_witness(const ReferenceWork& work, const Commitment& commitment, const std::vector<SampleReveal>& reveals,
                    const std::string& witness_sha256, const FreshExpected& witness_expected,
-                   const Tolerance& tolerance) {
+                   const CallTolerances& tolerance) {
   if (!witness_expected) throw std::runtime_error("the judge was given no reference for the timing witness");
   std::vector<const SampleReveal*> groups;
   for (const auto& r : reveals)
@@ -180,7 +181,8 @@ void judge_witness(const ReferenceWork& work, const Commitment& commitment, cons
                                                merkle_leaves(want.nbytes()), std::size_t(kCheckedElementsPerCall));
       std::optional<OpeningFault> fault;
       try {
-        fault = check_opening(c.outputs[i], positions, want, tolerance);
+        fault = check_opening(c.outputs[i], positions, want, tolerance.at(i));
+        if (fault && !fault->commitment_broken) fault->what += tolerance.note(i);
       } catch (const std::exception& e) {
         fault = OpeningFault{std::string(e.what()).substr(0, 1000), true};
       }
@@ -262,7 +264,8 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
     if (reveals)
       for (const auto& r : *reveals) trusted.push_back({r.digest, r.seed, r.witness});
     PhaseClock::instance().enter("judge_calls");
-    judge_calls(work, commitment, reveals ? trusted : commitment.reveals, fresh.timed(), tolerance);
+    const CallTolerances call_tolerance = call_tolerances(work.trials, tolerance, trivial_output);
+    judge_calls(work, commitment, reveals ? trusted : commitment.reveals, fresh.timed(), call_tolerance);
     PhaseClock::instance().enter("judge_recheck");
     if (work.recheck)
       judge_trial_outputs(*work.recheck, committed_for(commitment, *work.recheck).outputs, tolerance, bounds,
@@ -270,7 +273,7 @@ JobResult judge_commitment(const Job& job, const ReferenceWork& work, const Comm
     PhaseClock::instance().enter("judge_witness");
     if (!work.witness_seeds.empty())
       judge_witness(work, commitment, reveals ? trusted : commitment.reveals, witness_sha256, witness.timed(),
-                    tolerance);
+                    call_tolerance);
     PhaseClock::instance().enter("judge_baselines");
     cross_check_baselines(job, work, provisional);
   } catch (const Verdict& verdict) {

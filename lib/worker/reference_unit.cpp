@@ -21,6 +21,7 @@
 #include "worker/phase_clock.hpp"
 #include "worker/python_runtime.hpp"
 #include "worker/tensor_bridge.hpp"
+#include "worker/trial_judgement.hpp"
 
 namespace py = pybind11;
 
@@ -544,7 +545,7 @@ void prepare_timing(const ProblemContext& context, const ReferenceWork& work, co
   CallAuditSettings audit;
   audit.compare = audit.rotate = levels.enabled("timed_call_check");
   audit.poison = levels.enabled("stale_memory") || audit.compare;
-  audit.tolerance = context.tolerance;
+  audit.tolerance = call_tolerances(work.trials, context.tolerance, levels.enabled("trivial_output"));
   // Blinded: the expected values are elsewhere; the candidate's sampled values are committed.
   audit.commit = work.blinded && audit.compare;
   const bool check_calls = audit.compare;

@@ -27,9 +27,15 @@ void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actu
   bounds.max_abs_error = std::max(bounds.max_abs_error, cmp.max_abs_error);
   bounds.max_rel_error = std::max(bounds.max_rel_error, cmp.max_rel_error);
   if (cmp.ok && trivial_output_check) {
-    if (const auto why = trivial_match(trial.expected, trial.expected_max_abs, actual, tolerance))
-      throw Verdict{Status::mismatch, fmt::format("{}: {}", where, *why),
-                    {{"mismatch", {{"seed", trial.seed}, {"trial", to_string(trial.kind)}, {"check", "trivial_output"}}}}};
+    if (const auto why = trivial_match(trial.expected, trial.expected_max_abs, actual, tolerance)) {
+      const nlohmann::json mismatch = {{"seed", trial.seed}, {"trial", to_string(trial.kind)}, {"check", "trivial_output"}};
+      // Right before timing and trivial after it: the same turn as any wrong recheck output.
+      if (trial.kind == TrialKind::post_timing)
+        throw rejection("post_timing_recheck",
+                        fmt::format("the timed instance is wrong on fresh inputs after timing: {}", *why),
+                        {{"mismatch", mismatch}});
+      throw Verdict{Status::mismatch, fmt::format("{}: {}", where, *why), {{"mismatch", mismatch}}};
+    }
   }
   if (cmp.ok) return;
   nlohmann::json mismatch = {{"seed", trial.seed},
@@ -47,6 +53,17 @@ void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actu
                     fmt::format("the timed instance is wrong on fresh inputs after timing: {}", cmp.reason),
                     {{"mismatch", mismatch}});
   throw Verdict{Status::mismatch, fmt::format("{}: {}", where, cmp.reason), {{"mismatch", mismatch}}};
+}
+
+CallTolerances call_tolerances(const std::vector<Trial>& trials, const Tolerance& tolerance, bool trivial_output_check) {
+  const std::size_t outputs = trials.empty() ? 0 : trials.front().expected.size();
+  if (!trivial_output_check) return CallTolerances{tolerance, {}};
+  // Seed trials only: the timed calls' values are drawn as theirs are (the alternative
+  // distribution's scale is another).
+  std::vector<std::vector<double>> largest;
+  for (const auto& trial : trials)
+    if (trial.kind == TrialKind::seed) largest.push_back(trial.expected_max_abs);
+  return sampled_call_tolerances(largest, outputs, tolerance);
 }
 
 }  // namespace kbench

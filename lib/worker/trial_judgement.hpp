@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "correctness/trivial_output.hpp"
 #include "model/tolerance.hpp"
 #include "worker/trial.hpp"
 
@@ -25,5 +26,10 @@ std::string trial_name(const Trial& trial);
 // 5% of its largest expected value (correctness/trivial_output.hpp): a mismatch otherwise.
 void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actual, const Tolerance& tolerance,
                          ErrorBounds& bounds, bool trivial_output_check);
+
+// Per output, the tolerance of calls judged on sampled elements (correctness/trivial_output.hpp,
+// sampled_call_tolerances) from the seed trials of `trials`; `tolerance` for every output without
+// `trivial_output_check`.
+CallTolerances call_tolerances(const std::vector<Trial>& trials, const Tolerance& tolerance, bool trivial_output_check);
 
 }  // namespace kbench

@@ -69,3 +69,28 @@ TEST_CASE("trivial_match leaves alone what zeros would not pass, and all-zero re
   REQUIRE(why.has_value());
   CHECK(why->find("output 1") != std::string::npos);
 }
+
+TEST_CASE("sampled_call_tolerances: the trials' 5% rule for the calls of outputs every seed trial showed trivial") {
+  const double largest = largest_magnitude(tiny_output());
+  // Output 0 trivial on both trials; output 1 not (values of 1); output 2 trivial on one trial only;
+  // output 3 an integer output (-1).
+  const std::vector<std::vector<double>> trials = {{largest, 1.0, 2e-5, -1}, {0.5 * largest, 1.0, 0.5, -1}};
+  const CallTolerances t = sampled_call_tolerances(trials, 4, kFp32);
+  CHECK(t.at(0).atol == Approx(0.05 * largest));
+  CHECK(t.at(0).rtol == 0);
+  CHECK(t.note(0).find("trivial_output") != std::string::npos);
+  for (std::size_t i : {1, 2, 3}) {
+    CHECK(t.at(i).atol == kFp32.atol);
+    CHECK(t.at(i).rtol == kFp32.rtol);
+    CHECK(t.note(i).empty());
+  }
+  CHECK(t.at(7).atol == kFp32.atol);  // past the end: the suite's
+  // No trials, no rule.
+  CHECK(sampled_call_tolerances({}, 2, kFp32).at(0).atol == kFp32.atol);
+
+  // On a timed call's sampled elements: zeros refused, honest rounding accepted.
+  const auto expected = tiny_output();
+  CHECK_FALSE(compare_outputs({expected}, {at::zeros_like(expected)}, t.at(0)).ok);
+  CHECK(compare_outputs({expected}, {expected * (1 + 1e-6)}, t.at(0)).ok);
+  CHECK(compare_outputs({expected}, {expected.to(at::kBFloat16).to(at::kFloat)}, t.at(0)).ok);
+}
