@@ -7,7 +7,8 @@
 # Why copy only this call's files, packed into one: the tool brings back at most 8 files (2026-12-06:
 # a call's probe outputs were left behind by its count), and OUTDIR keeps the earlier calls' files
 # while the machine stays warm. $OUT/NAME.tgz holds them (journals/ included); unpack it here with
-# `tar xzf NAME.tgz` and copy NAME/journals/* into .resume/journals for the next call.
+# scripts/device-unpack.sh, which also copies the 250-problem run's journal into .resume/journals
+# for the next call (never over a longer one).
 # Env: CALL_TIMEOUT (s, default 540: under the tool's 600 s, so what finished still comes back),
 # KBENCH_DEVICE_JOURNALS (default .resume/journals: the last call's journals, copied there by hand
 # from the tool's files), KBENCH_CALL_OUTDIR (default /tmp/kbench-device-out). Everything else is
