@@ -45,7 +45,8 @@ std::optional<py::object> compile_inductor(const ProblemContext& context, const 
     // into the trusted dir, outside the sandbox's writable tree (H100 2026-12-06: EACCES, the
     // Inductor baseline lost, and Dynamo's retry started compile workers after the process
     // snapshot: a `child_process` rejection of an honest kernel). Each process tunes its own.
-    py::module_::import("torch._inductor.config").attr("autotune_local_cache") = false;
+    py::object inductor_config = py::module_::import("torch._inductor.config");
+    if (py::hasattr(inductor_config, "autotune_local_cache")) inductor_config.attr("autotune_local_cache") = false;
     py::object compiled =
         context.torch.attr("compile")(trial.model, py::arg("mode") = context.job.settings.inductor_mode);
     FlatOutputs out = flatten_outputs(compiled(*context.builder->fresh_copies(trial.inputs)));
