@@ -228,6 +228,9 @@ void CandidateUnit::check_call(const Trial& trial, const py::object& candidate, 
   const nlohmann::json at_trial = {{"seed", trial.seed}, {"trial", to_string(trial.kind)}};
   FlatOutputs actual;
   try {
+    // Steps of the correctness phase (diagnostics.worker_timeline.steps_s): on CUDA the call's
+    // kernels are counted by the comparison, which waits for them.
+    const PhaseStep step("candidate_call");
     actual = integrity_.checked_call(trial, args, [&] { return candidate(*args); });
     announce_run_phase();  // compiled and ran once: the run limit applies from here
   } catch (const py::error_already_set& e) {
@@ -242,6 +245,7 @@ void CandidateUnit::check_call(const Trial& trial, const py::object& candidate, 
     throw Verdict{Status::mismatch,
                   fmt::format("output structure {} expected, got {} ({})", trial.structure, actual.structure, where),
                   at_trial};
+  const PhaseStep step(work_.blinded ? "commit_outputs" : "compare_outputs");
   if (work_.blinded) {
     // Commit: the outputs are fixed here; the trusted judge compares them (judge.hpp).
     CommittedTrial committed{trial.kind, trial.seed, {}};
