@@ -124,12 +124,12 @@ for r in doc["results"]:
         bad.append(f'{r["problem"]}/{r["candidate"]}: {r["status"]} (want {want}): {r["message"][:200]}')
     if want == "ok" and r["status"] == "ok" and r["timings"]["candidate"]["timer"] != "cuda_event":
         bad.append(f'{r["candidate"]}: not timed with CUDA events')
-    # Default scheduling on CUDA: 2 workers per GPU sharing it through the per-GPU lock.
     # A baseline the harness failed to build is a harness bug, never the candidate's (2026-12-06:
     # Inductor restored from a kept cache wrote outside the sandbox; docs/timing.md#kept-reference-work).
     for name, note in (r.get("diagnostics", {}).get("baselines") or {}).items():
         if isinstance(note, dict) and "error" in note:
             bad.append(f'{r["candidate"]}: baseline {name} failed: {note["error"][-300:]}')
+    # Default scheduling on CUDA: 2 workers per GPU sharing it through the per-GPU lock.
     if r["status"] in ("ok", "mismatch") and "gpu_lock_wait_s" not in r["protocol"]:
         bad.append(f'{r["candidate"]}: no protocol.gpu_lock_wait_s (GPU lock not taken)')
 slots = {r["schedule"]["slot"] for r in doc["results"] if "schedule" in r}

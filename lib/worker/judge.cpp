@@ -49,6 +49,24 @@ std::vector<at::Tensor> fresh_expected_for(CallRecord& call, int reveal, const s
   return fresh_expected(call.fresh_seed);
 }
 
+// Output `i` of a committed call, opened at the leaves `seed` names for its place in its sample,
+// against `expected` under that output's tolerance: a throw is a broken opening, and a fault in
+// the values names the rule the output is held to.
+std::optional<OpeningFault> judge_opening(const OpenedOutput& opened, const at::Tensor& expected, std::uint64_t seed,
+                                          std::size_t place_in_sample, std::size_t i, const CallTolerances& tolerance,
+                                          int64_t* checked = nullptr) {
+  const at::Tensor want = expected.contiguous();
+  const auto positions =
+      opening_positions(seed, place_in_sample, i, merkle_leaves(want.nbytes()), std::size_t(kCheckedElementsPerCall));
+  try {
+    auto fault = check_opening(opened, positions, want, tolerance.at(i), checked);
+    if (fault && !fault->commitment_broken) fault->what += tolerance.note(i);
+    return fault;
+  } catch (const std::exception& e) {
+    return OpeningFault{std::string(e.what()).substr(0, 1000), true};
+  }
+}
+
 // One committed call: the leaves its sample's seed names, proved against the roots it
 // announced, against the expected output of its value set (fresh values: of its seed).
 void judge_call(const ReferenceWork& work, CommittedCall committed, const std::vector<SampleReveal>& reveals,
@@ -69,17 +87,9 @@ void judge_call(const ReferenceWork& work, CommittedCall committed, const std::v
     throw rejection("timed_call_check", fmt::format("{} committed {} outputs, {} expected", who,
                                                     committed.outputs.size(), expected.size()), evidence);
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    const at::Tensor want = expected[i].contiguous();
-    const auto positions = opening_positions(seed, std::size_t(committed.place_in_sample), i,
-                                             merkle_leaves(want.nbytes()), std::size_t(kCheckedElementsPerCall));
     int64_t checked = 0;
-    std::optional<OpeningFault> fault;
-    try {
-      fault = check_opening(committed.outputs[i], positions, want, tolerance.at(i), &checked);
-      if (fault && !fault->commitment_broken) fault->what += tolerance.note(i);
-    } catch (const std::exception& e) {
-      fault = OpeningFault{std::string(e.what()).substr(0, 1000), true};
-    }
+    const auto fault = judge_opening(committed.outputs[i], expected[i], seed, std::size_t(committed.place_in_sample), i,
+                                     tolerance, &checked);
     if (!fault) continue;
     evidence["output_index"] = i;
     evidence["elements_checked"] = checked;
@@ -176,16 +186,8 @@ void judge_witness(const ReferenceWork& work, const Commitment& commitment, cons
       throw Verdict{Status::mismatch,
                     fmt::format("{}: {} outputs, {} expected", who, c.outputs.size(), expected.size())};
     for (std::size_t i = 0; i < expected.size(); ++i) {
-      const at::Tensor want = expected[i].contiguous();
-      const auto positions = opening_positions(groups[std::size_t(c.reveal)]->seed, std::size_t(c.place_in_sample), i,
-                                               merkle_leaves(want.nbytes()), std::size_t(kCheckedElementsPerCall));
-      std::optional<OpeningFault> fault;
-      try {
-        fault = check_opening(c.outputs[i], positions, want, tolerance.at(i));
-        if (fault && !fault->commitment_broken) fault->what += tolerance.note(i);
-      } catch (const std::exception& e) {
-        fault = OpeningFault{std::string(e.what()).substr(0, 1000), true};
-      }
+      const auto fault = judge_opening(c.outputs[i], expected[i], groups[std::size_t(c.reveal)]->seed,
+                                       std::size_t(c.place_in_sample), i, tolerance);
       if (!fault) continue;
       if (fault->commitment_broken)
         throw rejection("timing_witness", fmt::format("{}, output {}: {}", who, i, fault->what),

@@ -26,16 +26,17 @@ void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actu
   }
   bounds.max_abs_error = std::max(bounds.max_abs_error, cmp.max_abs_error);
   bounds.max_rel_error = std::max(bounds.max_rel_error, cmp.max_rel_error);
+  // A wrong trial is a mismatch; the recheck, right before timing and wrong after it, a rejection.
+  const auto wrong = [&](const std::string& reason, const nlohmann::json& mismatch) {
+    if (trial.kind == TrialKind::post_timing)
+      throw rejection("post_timing_recheck",
+                      fmt::format("the timed instance is wrong on fresh inputs after timing: {}", reason),
+                      {{"mismatch", mismatch}});
+    throw Verdict{Status::mismatch, fmt::format("{}: {}", where, reason), {{"mismatch", mismatch}}};
+  };
   if (cmp.ok && trivial_output_check) {
-    if (const auto why = trivial_match(trial.expected, trial.expected_max_abs, actual, tolerance)) {
-      const nlohmann::json mismatch = {{"seed", trial.seed}, {"trial", to_string(trial.kind)}, {"check", "trivial_output"}};
-      // Right before timing and trivial after it: the same turn as any wrong recheck output.
-      if (trial.kind == TrialKind::post_timing)
-        throw rejection("post_timing_recheck",
-                        fmt::format("the timed instance is wrong on fresh inputs after timing: {}", *why),
-                        {{"mismatch", mismatch}});
-      throw Verdict{Status::mismatch, fmt::format("{}: {}", where, *why), {{"mismatch", mismatch}}};
-    }
+    if (const auto why = trivial_match(trial.expected, trial.expected_max_abs, actual, tolerance))
+      wrong(*why, {{"seed", trial.seed}, {"trial", to_string(trial.kind)}, {"check", "trivial_output"}});
   }
   if (cmp.ok) return;
   nlohmann::json mismatch = {{"seed", trial.seed},
@@ -48,11 +49,7 @@ void judge_trial_outputs(const Trial& trial, const std::vector<at::Tensor>& actu
                              {"atol", tolerance.atol},
                              {"rtol", tolerance.rtol}};
   if (!trial.constants.empty()) mismatch["constants"] = trial.constants;
-  if (trial.kind == TrialKind::post_timing)
-    throw rejection("post_timing_recheck",
-                    fmt::format("the timed instance is wrong on fresh inputs after timing: {}", cmp.reason),
-                    {{"mismatch", mismatch}});
-  throw Verdict{Status::mismatch, fmt::format("{}: {}", where, cmp.reason), {{"mismatch", mismatch}}};
+  wrong(cmp.reason, mismatch);
 }
 
 CallTolerances call_tolerances(const std::vector<Trial>& trials, const Tolerance& tolerance, bool trivial_output_check) {
